@@ -1,0 +1,1 @@
+"""claimbench content package; see src/claimbench/api.py for the contract."""

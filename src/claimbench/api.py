@@ -1,0 +1,195 @@
+"""The contract between the harness and the content folders.
+
+A benchmark module (``benchmarks/<slug>.py``) declares one :class:`Benchmark`:
+the paper, its methods and baselines (:class:`Method` subclasses), its datasets
+(:class:`Dataset` subclasses), its metrics (:class:`Metric`), its claims
+(:class:`Claim` with one check from :mod:`claimbench.checks`) and three grids.
+
+Rules every content module keeps (a contract test enforces the first):
+
+* Top-level imports are the standard library, numpy and ``claimbench`` only.
+  scipy, torch, POT, pandas ... are imported inside the functions that use
+  them, so that ``claimbench list`` and start-up stay fast.
+* Hyperparameters and dataset parameters are dataclass fields whose defaults
+  are the paper's values, with a comment naming where they come from.
+* ``Method.run`` never sees the truth: it gets ``Instance.data`` only.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+FIDELITIES = ("faithful", "scaled_down", "proxy")
+GRID_NAMES = ("smoke", "quick", "full")
+
+
+@dataclass
+class Instance:
+    """One generated problem: what a method may see, and what only metrics see."""
+
+    data: Any
+    truth: Any = None
+
+
+@dataclass
+class Dataset:
+    """A seeded data generator. Subclasses are dataclasses whose fields are the parameters."""
+
+    name: ClassVar[str] = ""
+
+    def make(self, seed: int) -> Instance:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass
+class Method:
+    """An algorithm. Subclasses are dataclasses whose fields are hyperparameters.
+
+    ``run(data, seed)`` returns a dict of outputs. The optional key ``"traces"``
+    maps a trace name to ``{"x": [...], "y": [...]}`` (for example gap against
+    time); the harness stores traces and plots them.
+    """
+
+    name: ClassVar[str] = ""
+
+    def applies_to(self, dataset: Dataset) -> str | None:
+        """Return a reason string when this method does not apply to ``dataset``."""
+        return None
+
+    def run(self, data: Any, seed: int) -> dict:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Metric:
+    """``fn(instance, outputs) -> float | None``; None means 'not defined for this cell'."""
+
+    name: str
+    fn: Callable[[Instance, dict], float | None]
+    higher_is_better: bool = False
+    description: str = ""
+
+
+def output_metric(key: str, higher_is_better: bool = False, description: str = "") -> Metric:
+    """A metric read straight from the method's outputs (e.g. a measured runtime)."""
+
+    def read(instance: Instance, outputs: dict) -> float | None:
+        value = outputs.get(key)
+        return None if value is None else float(value)
+
+    return Metric(key, read, higher_is_better, description or f"outputs['{key}']")
+
+
+@dataclass(frozen=True)
+class Config:
+    """A class plus parameter overrides; ``label`` names it in tables and claims."""
+
+    cls: type
+    params: Mapping[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", dict(sorted(dict(self.params).items())))
+        if not self.label:
+            object.__setattr__(self, "label", default_label(self.cls, self.params))
+
+    def build(self):
+        return self.cls(**self.params)
+
+
+def default_label(cls: type, params: Mapping[str, Any]) -> str:
+    base = getattr(cls, "name", "") or cls.__name__
+    if not params:
+        return base
+    inner = ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+    return f"{base}[{inner}]"
+
+
+def cfg(cls: type, label: str = "", **params: Any) -> Config:
+    return Config(cls, params, label)
+
+
+def sweep(cls: type, **axes: Sequence[Any]) -> tuple[Config, ...]:
+    """The product of parameter axes: ``sweep(Games, n=[10, 100], dist=["gauss"])``."""
+    keys = list(axes)
+    return tuple(Config(cls, dict(zip(keys, combo))) for combo in itertools.product(*axes.values()))
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Datasets x methods x seeds. ``methods=None`` means every method and baseline with defaults."""
+
+    datasets: tuple[Config, ...]
+    seeds: int = 3
+    methods: tuple[Config, ...] | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Paper:
+    title: str
+    arxiv: str = ""  # arXiv id, "" when the paper has none
+    venue: str = "ICML 2026"
+    url: str = ""
+    version: str = ""  # which version of the text the claims come from, e.g. "arXiv v2"
+    authors: str = ""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable sentence of the paper."""
+
+    id: str
+    where: str  # place in the paper: "Table 2", "Fig. 3", "abstract", "Thm 4.1"
+    text: str  # the paper's wording, short
+    check: Any  # one of claimbench.checks
+    paper_value: str = ""  # the paper's number(s) as printed, "" when it gives none
+    note: str = ""  # our instantiation / caveats
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    slug: str
+    paper: Paper
+    area: str
+    fidelity: str
+    methods: tuple[type, ...]  # the paper's own method(s)
+    baselines: tuple[type, ...]
+    datasets: tuple[type, ...]
+    metrics: tuple[Metric, ...]
+    primary_metric: str
+    claims: tuple[Claim, ...]
+    grids: Mapping[str, Grid]
+    description: str = ""
+    fidelity_note: str = ""  # why it is scaled_down / proxy
+
+    def __post_init__(self) -> None:
+        if self.fidelity not in FIDELITIES:
+            raise ValueError(f"{self.slug}: fidelity {self.fidelity!r} not in {FIDELITIES}")
+        missing = [g for g in GRID_NAMES if g not in self.grids]
+        if missing:
+            raise ValueError(f"{self.slug}: grids {missing} not declared")
+        if self.primary_metric not in {m.name for m in self.metrics}:
+            raise ValueError(f"{self.slug}: primary metric {self.primary_metric!r} not a metric")
+
+    # -- lookups -----------------------------------------------------------------
+    def metric(self, name: str) -> Metric:
+        for m in self.metrics:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    def method_configs(self, grid: Grid) -> tuple[Config, ...]:
+        if grid.methods is not None:
+            return grid.methods
+        return tuple(Config(c) for c in (*self.methods, *self.baselines))
+
+    def is_paper_method(self, cls: type) -> bool:
+        return cls in self.methods
+
+
+def fields_of(obj: Any) -> dict:
+    """Dataclass fields as a plain dict (parameters for storage)."""
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}

@@ -1,0 +1,146 @@
+"""Declarations of the six claim kinds. Evaluation lives in :mod:`claimbench.claims`.
+
+Every check selects evidence from the results of one benchmark run:
+
+* methods are named by their grid label (``Config.label``; the class ``name``
+  when the config has no parameter overrides);
+* ``where`` restricts the dataset configs: ``{"T": 1024}``, ``{"T": (256, 1024)}``,
+  ``{"dataset": "gauss_games"}`` (the dataset's ``name`` or its label);
+* cells are paired across methods on (dataset config, seed): every method of a
+  grid sees the same generated instance for the same seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+STATS = ("mean", "median", "max", "min")
+
+
+@dataclass(frozen=True)
+class Better:
+    """``method`` beats ``baseline`` on ``metric`` (paired one-sided Wilcoxon, Holm-corrected).
+
+    ``margin`` asks for an improvement larger than it (in the metric's units).
+    """
+
+    method: str
+    baseline: str
+    metric: str
+    where: Mapping[str, Any] = field(default_factory=dict)
+    margin: float = 0.0
+    alpha: float = 0.05
+    kind: str = "better"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A statistic (over the selected cells) of ``method``'s ``metric`` lies in an interval.
+
+    Either give ``lo``/``hi`` (one may be None) or ``target`` with ``tol``
+    (absolute, or relative to the target when ``rel``). ``stat`` is the
+    statistic over cells: mean/median carry a bootstrap CI; max/min are exact.
+    """
+
+    method: str
+    metric: str
+    lo: float | None = None
+    hi: float | None = None
+    target: float | None = None
+    tol: float | None = None
+    rel: bool = False
+    stat: str = "mean"
+    where: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "value"
+
+    def bounds(self) -> tuple[float, float]:
+        if self.target is not None:
+            if self.tol is None:
+                raise ValueError("Value(target=...) needs tol")
+            width = abs(self.target) * self.tol if self.rel else self.tol
+            return self.target - width, self.target + width
+        lo = float("-inf") if self.lo is None else self.lo
+        hi = float("inf") if self.hi is None else self.hi
+        return lo, hi
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """Geometric mean over paired cells of ``metric(numerator) / metric(denominator)``.
+
+    ``at_least`` (a speedup: numerator = the slow method's time) or ``at_most``.
+    """
+
+    numerator: str
+    denominator: str
+    metric: str
+    at_least: float | None = None
+    at_most: float | None = None
+    where: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "ratio"
+
+
+@dataclass(frozen=True)
+class Slope:
+    """Least-squares exponent of ``metric`` against parameter ``x`` lies in [lo, hi].
+
+    ``log_x``/``log_y`` choose the axes: both True is a log-log power law;
+    ``log_x=False, log_y=True`` is an exponential rate in x. ``x`` is a dataset
+    parameter (or a method parameter when ``x_from="method"``).
+    ``null_slope`` is the exponent of the negative control (default: just
+    outside the interval on the far side of the measured value).
+    """
+
+    method: str
+    metric: str
+    x: str
+    lo: float = float("-inf")
+    hi: float = float("inf")
+    log_x: bool = True
+    log_y: bool = True
+    x_from: str = "dataset"
+    where: Mapping[str, Any] = field(default_factory=dict)
+    null_slope: float | None = None
+    kind: str = "slope"
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """``a`` and ``b`` agree on ``metric`` within ``margin`` (paired TOST)."""
+
+    a: str
+    b: str
+    metric: str
+    margin: float
+    rel: bool = False  # margin relative to |mean of b|
+    where: Mapping[str, Any] = field(default_factory=dict)
+    alpha: float = 0.05
+    kind: str = "equivalent"
+
+
+@dataclass(frozen=True)
+class Rank:
+    """``method`` is in the top ``k`` by average rank on ``metric`` over (dataset, seed) blocks."""
+
+    method: str
+    metric: str
+    k: int = 1
+    among: tuple[str, ...] | None = None  # None: every method in the grid
+    where: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "rank"
+
+
+CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank)
+
+
+def methods_named(check) -> tuple[str, ...]:
+    """Every method label a check refers to (for contract tests)."""
+    if isinstance(check, Better):
+        return (check.method, check.baseline)
+    if isinstance(check, Ratio):
+        return (check.numerator, check.denominator)
+    if isinstance(check, Equivalent):
+        return (check.a, check.b)
+    if isinstance(check, Rank):
+        return (check.method, *(check.among or ()))
+    return (check.method,)
