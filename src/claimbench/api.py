@@ -95,6 +95,9 @@ class Config:
         if not self.label:
             object.__setattr__(self, "label", default_label(self.cls, self.params))
 
+    def __hash__(self) -> int:
+        return hash((self.cls, self.label, repr(sorted(self.params.items()))))
+
     def build(self):
         return self.cls(**self.params)
 

@@ -1,0 +1,245 @@
+"""The ``claimbench`` command line. A user's mistake is one line on stderr and exit code 2."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from .runner import UserError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        raise UserError(f"{self.prog}: {message}")
+
+
+def _registry():
+    from . import registry
+
+    return registry.benchmarks()
+
+
+def _bench(slug: str):
+    benches = _registry()
+    if slug not in benches:
+        from .runner import _suggest
+
+        raise UserError(f"unknown benchmark {slug!r}: {_suggest(slug, list(benches))}")
+    return benches[slug]
+
+
+def _positive(kind):
+    def conv(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {kind.__name__}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        return value
+
+    return conv
+
+
+# -- commands -----------------------------------------------------------------------------------
+def cmd_list(args) -> int:
+    benches = _registry()
+    from .papers import AREAS
+
+    if args.area and args.area not in AREAS:
+        from .runner import _suggest
+
+        raise UserError(f"unknown area {args.area!r}: {_suggest(args.area, list(AREAS))}")
+    rows = [b for b in benches.values() if not args.area or b.area == args.area]
+    width = max([len(b.slug) for b in rows] + [4])
+    for b in sorted(rows, key=lambda b: (b.area, b.slug)):
+        print(f"{b.slug:<{width}}  {b.area:<20}  {b.fidelity:<11}  {b.paper.title}")
+    return 0
+
+
+def cmd_show(args) -> int:
+    from .describe import describe
+
+    print(describe(_bench(args.slug)))
+    return 0
+
+
+def cmd_run(args) -> int:
+    from . import registry
+    from .runner import execute_plan, plan, select_cells
+    from .store import Store, default_store_path
+
+    if args.all == bool(args.slugs):
+        raise UserError("claimbench run: give benchmark slugs or --all (not both)")
+    slugs = list(_registry()) if args.all else args.slugs
+    benches = {s: _bench(s) for s in slugs}
+    cells = []
+    for s in slugs:
+        cells += select_cells(benches[s], args.grid, methods=args.method or (),
+                              datasets=args.dataset or (), seeds=args.seeds)
+    modules = {s: registry.module_of(s) for s in slugs}
+    with Store(args.store or default_store_path()) as store:
+        planned = plan(store, modules, cells, args.force)
+        if args.explain:
+            for p in planned:
+                c = p.cell
+                print(f"{'run ' if p.run else 'skip'}  {c.slug}  {c.dataset.label}  seed#{c.rep}  "
+                      f"{c.method.label}: {p.reason}")
+        from .progress import Progress
+
+        n_run = sum(p.run for p in planned)
+        with Progress(n_run, f"{', '.join(slugs)} [{args.grid}]") as bar:
+            summary = execute_plan(store, benches, planned, jobs=args.jobs, timeout=args.timeout,
+                                   max_memory_mb=args.max_memory, command=" ".join(sys.argv),
+                                   executor=args.executor, scheduler=args.scheduler,
+                                   on_result=bar.update)
+    fails = ", ".join(f"{n} {k}" for k, n in sorted(summary.failures.items())) or "no failures"
+    print(f"{summary.total} cells: {summary.executed} run, {summary.cached} cached; {fails}"
+          f" (run {summary.run_id})")
+    if summary.interrupted:
+        print("interrupted: every finished cell is in the store; run the same command to resume",
+              file=sys.stderr)
+        return 130
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .store import Store, default_store_path
+
+    with Store(args.store or default_store_path(), readonly=True) as store:
+        if args.slug:
+            _bench(args.slug)
+        df = store.dataframe(args.slug)
+    out = args.output or f"results/claimbench.{args.format}"
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    if args.format == "csv":
+        df.to_csv(out, index=False)
+    else:
+        try:
+            df.to_parquet(out, index=False)
+        except ImportError as exc:
+            raise UserError(f"--format parquet needs pyarrow: pip install pyarrow ({exc})") from exc
+    print(f"wrote {len(df)} rows to {out}")
+    return 0
+
+
+def cmd_claims(args) -> int:
+    from .claims import evaluate_benchmark, format_claims
+    from .store import Store, default_store_path
+
+    slugs = args.slugs or None
+    benches = [_bench(s) for s in slugs] if slugs else list(_registry().values())
+    with Store(args.store or default_store_path(), readonly=True) as store:
+        results = [evaluate_benchmark(b, store.rows(b.slug)) for b in benches]
+    print(format_claims(results, args.format))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .claims import compare
+    from .store import Store, default_store_path
+
+    bench = _bench(args.slug)
+    metric = args.metric or bench.primary_metric
+    if metric not in {m.name for m in bench.metrics}:
+        from .runner import _suggest
+
+        raise UserError(f"unknown metric {metric!r} for {bench.slug}: "
+                        f"{_suggest(metric, [m.name for m in bench.metrics])}")
+    with Store(args.store or default_store_path(), readonly=True) as store:
+        rows = store.rows(bench.slug)
+    print(compare(bench, rows, args.method, args.against, metric))
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import write_reports
+    from .store import Store, default_store_path
+
+    slugs = args.slugs or list(_registry())
+    benches = [_bench(s) for s in slugs]
+    with Store(args.store or default_store_path(), readonly=True) as store:
+        written = write_reports(benches, store, Path(args.out), full_index=not args.slugs)
+    print(f"wrote {len(written)} files under {args.out}")
+    return 0
+
+
+# -- parser -----------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="claimbench", description="Reproduce papers' claims with paired statistics.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("list", help="list the benchmarks")
+    s.add_argument("--area")
+    s.set_defaults(fn=cmd_list)
+
+    s = sub.add_parser("show", help="the paper, grids, metrics and claims of one benchmark")
+    s.add_argument("slug")
+    s.set_defaults(fn=cmd_show)
+
+    s = sub.add_parser("run", help="run grids; finished cells are cached in the store")
+    s.add_argument("slugs", nargs="*")
+    s.add_argument("--all", action="store_true")
+    s.add_argument("--grid", default="quick", choices=("smoke", "quick", "full"))
+    s.add_argument("--method", action="append", help="NAME or path/to/file.py:ClassName")
+    s.add_argument("--dataset", action="append")
+    s.add_argument("--seeds", type=_positive(int))
+    s.add_argument("--jobs", "-j", type=_positive(int), default=1)
+    s.add_argument("--timeout", type=_positive(float), help="seconds per cell")
+    s.add_argument("--max-memory", type=_positive(float), help="MiB per worker")
+    s.add_argument("--force", action="store_true")
+    s.add_argument("--explain", action="store_true")
+    s.add_argument("--executor", default="local", choices=("local", "inline", "dask"))
+    s.add_argument("--scheduler", help="tcp://HOST:PORT of a Dask scheduler")
+    s.add_argument("--store")
+    s.set_defaults(fn=cmd_run)
+
+    s = sub.add_parser("export", help="write the store's rows to CSV or Parquet")
+    s.add_argument("slug", nargs="?")
+    s.add_argument("--format", default="csv", choices=("csv", "parquet"))
+    s.add_argument("--output", "-o")
+    s.add_argument("--store")
+    s.set_defaults(fn=cmd_export)
+
+    s = sub.add_parser("claims", help="check every claim against the store")
+    s.add_argument("slugs", nargs="*")
+    s.add_argument("--format", default="table", choices=("table", "json", "md"))
+    s.add_argument("--store")
+    s.set_defaults(fn=cmd_claims)
+
+    s = sub.add_parser("compare", help="paired comparison of two methods")
+    s.add_argument("slug")
+    s.add_argument("--method", required=True)
+    s.add_argument("--against", required=True)
+    s.add_argument("--metric")
+    s.add_argument("--store")
+    s.set_defaults(fn=cmd_compare)
+
+    s = sub.add_parser("report", help="rebuild reports/ from the store")
+    s.add_argument("slugs", nargs="*")
+    s.add_argument("--out", default="reports")
+    s.add_argument("--store")
+    s.set_defaults(fn=cmd_report)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .store import StoreError
+
+    try:
+        args = build_parser().parse_args(argv)
+        return args.fn(args)
+    except (UserError, StoreError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""A process pool that can kill one overrunning cell without losing the others.
+
+joblib/loky and concurrent.futures cannot end a single running task: a
+timeout there means tearing the whole pool down. Here each worker is one
+forked process on one pipe; the coordinator waits on all pipes, kills a worker
+whose cell passes its deadline, records the timeout, and forks a replacement.
+A worker that dies (os.abort, segfault, the OOM killer) is seen as EOF on its
+pipe and recorded as ``crashed``; the run goes on.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import time
+from multiprocessing.connection import wait
+from typing import Callable, Iterator, Sequence
+
+from .worker import execute, limit_threads
+
+_CTX = mp.get_context("fork")
+# Set by the coordinator before forking; workers inherit them (nothing is pickled but indices).
+_TASKS: Sequence = ()
+_BENCHES: dict = {}
+
+
+def _worker_main(conn, max_memory_mb: float | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
+    limit_threads()
+    if max_memory_mb:
+        import resource
+
+        cap = int(max_memory_mb * 1024 * 1024)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    while True:
+        try:
+            idx = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if idx is None:
+            return
+        cell = _TASKS[idx]
+        conn.send((idx, execute(_BENCHES[cell.slug], cell)))
+
+
+class _Worker:
+    def __init__(self, max_memory_mb: float | None) -> None:
+        parent, child = _CTX.Pipe()
+        self.proc = _CTX.Process(target=_worker_main, args=(child, max_memory_mb), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        self.idx: int | None = None
+        self.started = 0.0
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+        except (OSError, AttributeError):
+            pass
+        self.proc.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.proc.join(1)
+        if self.proc.is_alive():
+            self.kill()
+        else:
+            self.conn.close()
+
+
+def _signal_text(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "the worker vanished"
+    if exitcode < 0:
+        try:
+            return f"the worker was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"the worker was killed by signal {-exitcode}"
+    return f"the worker exited with code {exitcode}"
+
+
+def run_pool(tasks: Sequence, benches: dict, indices: Sequence[int], jobs: int,
+             timeout: float | None, max_memory_mb: float | None,
+             inline: bool = False) -> Iterator[tuple[int, dict]]:
+    """Yield (task index, result) as cells finish, in completion order."""
+    global _TASKS, _BENCHES
+    _TASKS, _BENCHES = tasks, benches
+    if inline:
+        for idx in indices:
+            yield idx, execute(benches[tasks[idx].slug], tasks[idx])
+        return
+    pending = list(reversed(indices))
+    workers = [_Worker(max_memory_mb) for _ in range(max(1, min(jobs, len(pending))))]
+    try:
+        while True:
+            for w in workers:
+                if w.idx is None and pending:
+                    w.idx = pending.pop()
+                    w.started = time.monotonic()
+                    w.conn.send(w.idx)
+            busy = [w for w in workers if w.idx is not None]
+            if not busy:
+                return
+            wait_for = None
+            if timeout is not None:
+                wait_for = max(0.0, min(w.started + timeout for w in busy) - time.monotonic())
+            ready = wait([w.conn for w in busy], timeout=wait_for)
+            now = time.monotonic()
+            for i, w in enumerate(workers):
+                if w.idx is None:
+                    continue
+                if w.conn in ready:
+                    try:
+                        idx, res = w.conn.recv()
+                    except (EOFError, OSError):
+                        w.proc.join(5)
+                        idx, res = w.idx, _failure("crashed", _signal_text(w.proc.exitcode),
+                                                   now - w.started)
+                        w.conn.close()
+                        workers[i] = _Worker(max_memory_mb)
+                    else:
+                        w.idx = None
+                    yield idx, res
+                elif timeout is not None and now - w.started >= timeout:
+                    idx = w.idx
+                    w.kill()
+                    workers[i] = _Worker(max_memory_mb)
+                    yield idx, _failure("timeout", f"killed after the {timeout:g} s timeout",
+                                        now - w.started)
+    finally:
+        for w in workers:
+            if w.idx is None:
+                w.stop()
+            else:
+                w.kill()
+
+
+def _failure(status: str, error: str, wall: float) -> dict:
+    return {"status": status, "error": error, "metrics": {}, "traces": {}, "wall_s": wall,
+            "cpu_s": None, "peak_mem_mb": None}

@@ -1,0 +1,38 @@
+"""The registry: plain imports of the benchmark modules. Adding a paper adds one import here.
+
+Benchmark modules import only numpy and claimbench at top level (see api.py), so loading
+the whole registry stays fast and never imports torch.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+from .api import Benchmark
+
+
+def _modules() -> list[ModuleType]:
+    from .benchmarks import ssd_duality  # attention
+
+    return [ssd_duality]
+
+
+_CACHE: dict[str, ModuleType] | None = None
+
+
+def _load() -> dict[str, ModuleType]:
+    global _CACHE
+    if _CACHE is None:
+        _CACHE = {m.BENCHMARK.slug: m for m in _modules()}
+    return _CACHE
+
+
+def benchmarks() -> dict[str, Benchmark]:
+    return {slug: m.BENCHMARK for slug, m in _load().items()}
+
+
+def module_of(slug: str) -> ModuleType:
+    return _load()[slug]
+
+
+def get(slug: str) -> Benchmark:
+    return _load()[slug].BENCHMARK

@@ -1,0 +1,147 @@
+"""Executing one cell: build the instance, run the method, score it, measure it.
+
+Runs inside a worker process (or inline). Never raises for a method's fault:
+every outcome becomes a result dict with a status.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+import traceback
+from collections import OrderedDict
+
+from .api import Benchmark
+from .grid import Cell
+
+MAX_TRACE_POINTS = 200
+STATUSES = ("ok", "not_applicable", "error", "invalid", "oom", "timeout", "crashed")
+
+_instances: "OrderedDict[tuple, tuple]" = OrderedDict()
+
+
+def limit_threads() -> None:
+    """One BLAS/OpenMP/torch thread per worker: parallelism comes from the cells."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def _reset_peak_rss() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")  # resets VmHWM, the peak resident set size
+        return True
+    except OSError:
+        return False
+
+
+def _peak_rss_mb() -> float | None:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _instance(cell: Cell):
+    key = (cell.slug, cell.dataset, cell.rep)
+    hit = _instances.get(key)
+    if hit is None:
+        dataset = cell.dataset.build()
+        hit = (dataset, dataset.make(cell.data_seed))
+        _instances[key] = hit
+        while len(_instances) > 2:
+            _instances.popitem(last=False)
+    return hit
+
+
+def _downsample(seq, n: int = MAX_TRACE_POINTS) -> list:
+    seq = list(seq)
+    if len(seq) <= n:
+        return seq
+    step = (len(seq) - 1) / (n - 1)
+    return [seq[round(i * step)] for i in range(n)]
+
+
+def clean_traces(traces) -> dict:
+    out = {}
+    if not isinstance(traces, dict):
+        return out
+    for name, tr in traces.items():
+        try:
+            x = [float(v) for v in tr["x"]]
+            y = [float(v) for v in tr["y"]]
+        except (KeyError, TypeError, ValueError):
+            continue
+        keep = [(a, b) for a, b in zip(x, y) if math.isfinite(a) and math.isfinite(b)]
+        if keep:
+            xs, ys = zip(*keep)
+            out[str(name)] = {"x": _downsample(xs), "y": _downsample(ys)}
+    return out
+
+
+def check_metric(name: str, value) -> tuple[float | None, str | None]:
+    if value is None:
+        return None, None
+    if isinstance(value, bool):
+        return float(value), None
+    try:
+        import numbers
+
+        if not isinstance(value, numbers.Real):
+            raise TypeError
+        v = float(value)
+    except (TypeError, ValueError):
+        return None, f"metric {name!r} returned {type(value).__name__}, expected a finite float"
+    if not math.isfinite(v):
+        return None, f"metric {name!r} returned {v}, expected a finite float (or None)"
+    return v, None
+
+
+def execute(bench: Benchmark, cell: Cell) -> dict:
+    """Run one cell and return its result fields (status, metrics, traces, timings)."""
+    peak_ok = _reset_peak_rss()
+    t0, c0 = time.perf_counter(), time.process_time()
+    res: dict = {"status": "ok", "error": None, "metrics": {}, "traces": {}}
+    try:
+        dataset, inst = _instance(cell)
+        method = cell.method.build()
+        reason = method.applies_to(dataset)
+        if reason:
+            res.update(status="not_applicable", error=str(reason))
+        else:
+            out = method.run(inst.data, cell.method_seed)
+            if not isinstance(out, dict):
+                res.update(status="invalid",
+                           error=f"{cell.method.label}.run returned {type(out).__name__}, "
+                                 f"expected a dict of outputs")
+            else:
+                errors = []
+                for m in bench.metrics:
+                    v, err = check_metric(m.name, m.fn(inst, out))
+                    res["metrics"][m.name] = v
+                    if err:
+                        errors.append(err)
+                res["traces"] = clean_traces(out.get("traces"))
+                if errors:
+                    res.update(status="invalid", error="; ".join(errors))
+    except MemoryError:
+        res.update(status="oom", error="MemoryError: the cell exceeded the memory cap",
+                   metrics={}, traces={})
+    except Exception:  # a method's fault is a result, not a harness failure
+        res.update(status="error", error=traceback.format_exc(limit=20), metrics={}, traces={})
+    res["wall_s"] = time.perf_counter() - t0
+    res["cpu_s"] = time.process_time() - c0
+    res["peak_mem_mb"] = _peak_rss_mb() if peak_ok else None
+    return res
