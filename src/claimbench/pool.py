@@ -26,6 +26,9 @@ _BENCHES: dict = {}
 
 def _worker_main(conn, max_memory_mb: float | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
+    import faulthandler
+
+    faulthandler.disable()  # a method's abort is recorded as `crashed`, not dumped to stderr
     limit_threads()
     if max_memory_mb:
         import resource

@@ -62,6 +62,11 @@ def capture() -> dict:
     }
 
 
-@lru_cache(maxsize=None)
 def file_hash(path: str) -> str:
+    st = Path(path).stat()
+    return _file_hash(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=None)
+def _file_hash(path: str, mtime_ns: int, size: int) -> str:
     return hashlib.blake2b(Path(path).read_bytes(), digest_size=12).hexdigest()

@@ -42,26 +42,25 @@ def _module_deps(mod: ModuleType, seen: set[str]) -> None:
             _module_deps(sub, seen)
 
 
-_DEPS: dict[str, dict[str, str]] = {}
+_DEPS: dict[str, list[str]] = {}
 
 
 def source_files(obj: type | ModuleType) -> dict[str, str]:
     """Files (relative path -> content hash) that an object's module uses, transitively
     through the content packages. Changing any of them re-runs the cells that use it."""
     mod = obj if isinstance(obj, ModuleType) else sys.modules[obj.__module__]
-    key = mod.__name__
-    if key not in _DEPS:
+    if mod.__name__ not in _DEPS:
         seen: set[str] = set()
         _module_deps(mod, seen)
-        out = {}
-        for p in sorted(seen):
-            try:
-                rel = str(Path(p).resolve().relative_to(ROOT))
-            except ValueError:
-                rel = str(Path(p).resolve())
-            out[rel] = file_hash(p)
-        _DEPS[key] = out
-    return _DEPS[key]
+        _DEPS[mod.__name__] = sorted(seen)
+    out = {}
+    for p in _DEPS[mod.__name__]:
+        try:
+            rel = str(Path(p).resolve().relative_to(ROOT))
+        except ValueError:
+            rel = str(Path(p).resolve())
+        out[rel] = file_hash(p)  # cached on (path, mtime, size)
+    return out
 
 
 def cell_files(bench_module: ModuleType, cell: Cell) -> dict[str, str]:
@@ -159,9 +158,13 @@ def select_cells(bench: Benchmark, grid: str, *, methods: Sequence[str] = (),
 def plan(store, bench_modules: dict[str, ModuleType], cells: list[Cell], force: bool) -> list[Planned]:
     stored = store.lookup([c.identity for c in cells])
     out = []
+    memo: dict[tuple, tuple[dict, str]] = {}
     for c in cells:
-        files = cell_files(bench_modules[c.slug], c)
-        src = stable_hash(files)
+        mkey = (c.slug, c.dataset.cls, c.method.cls)
+        if mkey not in memo:
+            files = cell_files(bench_modules[c.slug], c)
+            memo[mkey] = (files, stable_hash(files))
+        files, src = memo[mkey]
         prev = stored.get(c.identity)
         if force:
             out.append(Planned(c, True, "forced (--force)", files, src))

@@ -1,0 +1,33 @@
+# Set-up is automatic: every target creates .venv and installs the project when needed.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+JOBS    ?= 2
+
+.PHONY: install test perf report smoke clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip setuptools wheel
+	$(BIN)/python -m pip install --quiet -e '.[test,torch]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q tests --ignore=tests/perf
+
+perf: $(STAMP)
+	$(BIN)/python -m pytest -q tests/perf --benchmark-enable --benchmark-only
+	$(BIN)/python tests/perf/write_report.py
+
+report: $(STAMP)
+	$(BIN)/claimbench run --all --grid quick --jobs $(JOBS)
+	$(BIN)/claimbench report
+
+smoke: $(STAMP)
+	$(BIN)/claimbench run --all --grid smoke --jobs $(JOBS) --store results/smoke.sqlite
+
+clean:
+	rm -rf $(VENV) results build dist *.egg-info

@@ -1,0 +1,296 @@
+"""Finitely Y-convex layer (GCF layer) for auctions and optimal transport with a general cost.
+
+Paper: "Universal Representation of Generalized Convex Functions and their Gradients",
+Moeen Nehzati, arXiv 2509.04477, https://arxiv.org/abs/2509.04477 (text read: arXiv v2 HTML,
+abstract and introduction; the author's code MoeenNehzati/gconvex, commit 806598d "the version
+with the runs in the paper", scripts/mech_design.py, mech_design/mechanism.py, tools/utils.py).
+
+Implemented:
+  (1) The finitely Y-convex layer  f(x) = max_j [ k(x, y_j) - b_j ],  j = 0..J, with learnable
+      points y_j and intercepts b_j (a convex parameter set for the intercepts).
+  (2) Its smoothing: softmax weights w_j(x) = softmax_j(tau_eff * s_j(x)), s_j = k(x,y_j) - b_j,
+      with tau_eff = clip(tau / span(s), tau, 5000) as in the code's `moded_max(mode="soft")`,
+      and the temperature annealed from `temp_init` to `temp` over `temp_warmup_steps` steps.
+  (3) Auctions (single additive buyer, n goods): k(x, y) = <x, y>, y_j in [0,1]^n an allocation,
+      b_j its price, plus a default option (y_0 = 0, b_0 = 0). Utility u(x) = f(x) is convex, the
+      buyer picks j*(x) = argmax_j s_j(x); IC and IR hold by construction with the hard max.
+      Soft revenue  R = mean_i sum_j w_ij b_j  (code: revenue = k(x, choice) - v), maximised by
+      Adam with closed-form gradients:
+         dR_i/ds_ij = tau_i w_ij (b_j - R_i),  dR_i/db_j = w_ij - tau_i w_ij (b_j - R_i),
+         dR_i/dy_j  = tau_i w_ij (b_j - R_i) x_i.
+      With `symmetric=True` (code: sorted_model=True) the menu is the closure of {(y_j, b_j)}
+      under permutations of the goods: types and points are sorted, and by the rearrangement
+      inequality <sort(x), sort(y_j)> = max_sigma <x, sigma(y_j)>, still a finitely Y-convex f.
+      Revenue is always reported with the hard max on fresh samples.
+  (4) Optimal transport, cost c(x, y) = ||x - y||^p: the c-concave potential is the layer
+      phi(x) = min_j [ c(x, y_j) - psi_j ] with y_j the target support and psi_j learnable, so the
+      dual  D(psi) = sum_i a_i phi(x_i) + sum_j b_j psi_j  is a single-level concave problem.
+      Training uses the soft min (log-sum-exp, gradient b_j - sum_i a_i w_ij), evaluation the hard
+      min: D_hard(psi) <= OT (weak duality). The Monge map is x -> y_{argmin_j}.
+
+Deviations:
+  1. numpy with hand-written gradients instead of torch autograd; tau_eff is treated as a
+     constant in the backward pass (the code back-propagates through the span).
+  2. Sorted points are parameterised by products of sigmoids (y_(n) = sig(r_n),
+     y_(k) = y_(k+1) sig(r_k)), which keeps 0 <= y_(1) <= ... <= y_(n) <= 1; the code uses a
+     cumulative sum of softplus increments with clamping to [y_min, y_max].
+  3. Default option has utility 0 (code: intercept -4*epsilon = utility 2e-3 margin); no
+     ReduceLROnPlateau scheduler, no convergence-based early stop, full-batch steps.
+  4. Initialisation is ours: sorted uniform points, price 0.5 per unit of allocation.
+  5. OT: the layer's points are fixed to the target sample (semi-discrete dual); the paper also
+     learns Y for continuous targets. Step size, temperature and steps for OT are our choice.
+  6. Scale (steps, samples, menu size) is reduced in the quick grid; see the benchmark grids.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Method
+
+# ---------------------------------------------------------------------------------------------
+# shared pieces
+
+
+def code_menu_size(n_goods: int) -> int:
+    """Menu size rule of scripts/mech_design.py: int(2 + 275 (1 - exp(-0.015 (d - 1))))."""
+    return max(2, int(2 + 275 * (1 - math.exp(-0.015 * (n_goods - 1)))))
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def effective_temperature(scores: np.ndarray, temp: float, max_temp: float = 5000.0) -> np.ndarray:
+    """The code's span-adaptive temperature: clip(temp / span, temp, max_temp), per row."""
+    span = np.maximum(scores.max(axis=1, keepdims=True) - scores.min(axis=1, keepdims=True), 1e-3)
+    return np.clip(temp / span, temp, max_temp)  # (N, 1)
+
+
+def softmax_rows(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class Adam:
+    """Plain Adam (ascent or descent decided by the caller's sign)."""
+
+    def __init__(self, shapes, lr: float, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8):
+        self.lr, self.b1, self.b2, self.eps, self.t = lr, b1, b2, eps, 0
+        self.m = [np.zeros(s) for s in shapes]
+        self.v = [np.zeros(s) for s in shapes]
+
+    def step(self, params, grads) -> None:
+        self.t += 1
+        c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= self.b1
+            m += (1 - self.b1) * g
+            v *= self.b2
+            v += (1 - self.b2) * g * g
+            p -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+
+
+def clip_by_norm(grads, max_norm: float):
+    total = math.sqrt(sum(float((g * g).sum()) for g in grads))
+    if total > max_norm:
+        grads = [g * (max_norm / total) for g in grads]
+    return grads
+
+
+def anneal(step: int, temp_init: float, temp: float, warmup: int) -> float:
+    """Cosine warm-up of the temperature from temp_init to temp (code: Trainer._compute_temp)."""
+    if warmup <= 0 or step >= warmup:
+        return temp
+    return temp_init + (temp - temp_init) * 0.5 * (1.0 - math.cos(math.pi * step / warmup))
+
+
+# ---------------------------------------------------------------------------------------------
+# auctions: menus and their hard-max evaluation
+
+
+def menu_choice(values: np.ndarray, menu_y: np.ndarray, menu_b: np.ndarray, symmetric: bool,
+                chunk: int = 50_000) -> tuple[np.ndarray, np.ndarray]:
+    """Hard max of the layer: (chosen index, utility) per buyer; index 0 is the default option.
+
+    ``menu_y`` (J, n) and ``menu_b`` (J,) exclude the default (y = 0, b = 0), which is prepended.
+    """
+    menu_y = np.asarray(menu_y, float).reshape(len(menu_b), -1)  # (J, n)
+    menu_b = np.asarray(menu_b, float)  # (J,)
+    ys = np.sort(menu_y, axis=1) if symmetric else menu_y
+    idx = np.empty(len(values), dtype=np.int64)
+    util = np.empty(len(values))
+    for s in range(0, len(values), chunk):
+        x = values[s:s + chunk]
+        x = np.sort(x, axis=1) if symmetric else x
+        scores = x @ ys.T - menu_b[None, :]  # (N, J)
+        scores = np.concatenate([np.zeros((len(x), 1)), scores], axis=1)  # (N, J+1)
+        idx[s:s + chunk] = scores.argmax(axis=1)
+        util[s:s + chunk] = scores.max(axis=1)
+    return idx, util
+
+
+def menu_revenue(values: np.ndarray, menu_y, menu_b, symmetric: bool) -> float:
+    """Expected revenue with the hard max (the buyer's utility-maximising choice)."""
+    idx, _ = menu_choice(values, menu_y, menu_b, symmetric)
+    prices = np.concatenate([[0.0], np.asarray(menu_b, float)])
+    return float(prices[idx].mean())
+
+
+def sorted_points(r: np.ndarray) -> np.ndarray:
+    """Code's sorted parameterisation: Y = cumsum(softplus(r)) along the goods, then each good's
+    coordinate is rescaled across the menu to span [0, 1] (FiniteModel._rescale_to_range)."""
+    S = np.cumsum(np.logaddexp(0.0, r), axis=1)  # (J, n), ascending along goods
+    lo, hi = S.min(axis=0), S.max(axis=0)  # (n,)
+    span = hi - lo
+    if len(S) < 2 or np.all(span <= 1e-6):
+        return np.clip(S, 0.0, 1.0)
+    return (S - lo) / np.maximum(span, 1e-12)
+
+
+def sorted_points_backward(r: np.ndarray, y: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """Backward pass of ``sorted_points`` (sub-gradients through the min / max over the menu)."""
+    S = np.cumsum(np.logaddexp(0.0, r), axis=1)
+    lo, hi = S.min(axis=0), S.max(axis=0)
+    span = hi - lo
+    if len(S) < 2 or np.all(span <= 1e-6):
+        gS = gy * ((S > 0) & (S < 1))
+    else:
+        span = np.maximum(span, 1e-12)
+        gS = gy / span
+        cols = np.arange(S.shape[1])
+        gS[S.argmin(axis=0), cols] += (gy * (y - 1.0)).sum(axis=0) / span
+        gS[S.argmax(axis=0), cols] -= (gy * y).sum(axis=0) / span
+    # S = cumsum(softplus(r)): dL/dr_l = sigmoid(r_l) * sum_{k >= l} dL/dS_k
+    return sigmoid(r) * np.cumsum(gS[:, ::-1], axis=1)[:, ::-1]
+
+
+def soft_revenue_and_grads(x: np.ndarray, y: np.ndarray, b: np.ndarray, temp: float):
+    """Soft revenue of the menu plus default, and its gradients w.r.t. y (J, n) and b (J,)."""
+    n = len(x)
+    scores = np.concatenate([np.zeros((n, 1)), x @ y.T - b[None, :]], axis=1)  # (N, J+1)
+    tau = effective_temperature(scores, temp)  # (N, 1)
+    w = softmax_rows(tau * scores)  # (N, J+1)
+    bb = np.concatenate([[0.0], b])  # (J+1,)
+    rev_i = w @ bb  # (N,)
+    ds = tau * w * (bb[None, :] - rev_i[:, None])  # (N, J+1): dR_i/ds_ij
+    ds = ds[:, 1:]  # (N, J)
+    gb = (w[:, 1:] - ds).mean(axis=0)  # (J,)
+    gy = ds.T @ x / n  # (J, n)
+    return float(rev_i.mean()), gy, gb
+
+
+@dataclass
+class GCFAuction(Method):
+    """Learn a menu (the finitely Y-convex utility) by maximising soft revenue."""
+
+    name: ClassVar[str] = "gcf_layer"
+    menu_size: int = 0  # 0 = the code's rule code_menu_size(n) (scripts/mech_design.py)
+    symmetric: bool = True  # code: sorted_model=True
+    temp: float = 60.0  # code: temp = 60.
+    temp_init: float = 1.0  # code: temp_schedule_initial = 1.0
+    temp_warmup_steps: int = 500  # code: temp_warmup_steps = 500
+    n_steps: int = 20_000  # code: --niters default 20_000
+    lr: float = 0.05  # code: lr = 0.05 (Adam)
+    max_grad_norm: float = 10.0  # code: max_clipping_norm = 10
+    n_train: int = 0  # 0 = all training samples given (code: max_samples = 10_000)
+
+    def applies_to(self, dataset) -> str | None:
+        return None if getattr(dataset, "task", "") == "auction" else "auction method; OT instance"
+
+    def run(self, data: dict, seed: int) -> dict:
+        rng = np.random.default_rng(seed)
+        x = np.asarray(data["values"], float)
+        if self.n_train:
+            x = x[: self.n_train]
+        n = x.shape[1]
+        J = self.menu_size or code_menu_size(n)
+        t0 = time.perf_counter()
+        xs = np.sort(x, axis=1) if self.symmetric else x  # (N, n)
+        # Code's initialisation: raw points ~ N(0, 1), intercepts (prices) 0.
+        r = rng.standard_normal((J, n))
+        b = np.zeros(J)
+        opt = Adam([r.shape, b.shape], self.lr)
+        trace_x, trace_y = [], []
+        for step in range(self.n_steps):
+            temp = anneal(step, self.temp_init, self.temp, self.temp_warmup_steps)
+            y = sorted_points(r) if self.symmetric else sigmoid(r)
+            rev, gy, gb = soft_revenue_and_grads(xs, y, b, temp)
+            gr = sorted_points_backward(r, y, gy) if self.symmetric else gy * y * (1 - y)
+            gr, gb = clip_by_norm([gr, gb], self.max_grad_norm)
+            opt.step([r, b], [-gr, -gb])  # ascent on revenue
+            if step % max(1, self.n_steps // 50) == 0 or step == self.n_steps - 1:
+                trace_x.append(float(step))
+                trace_y.append(rev)
+        y = sorted_points(r) if self.symmetric else sigmoid(r)
+        elapsed = time.perf_counter() - t0
+        return {
+            "mechanism": {"kind": "menu", "y": y.tolist(), "b": b.tolist(), "symmetric": self.symmetric},
+            "train_revenue": menu_revenue(x, y, b, self.symmetric),
+            "menu_size": J,
+            "time_s": elapsed,
+            "traces": {"soft_revenue_vs_step": {"x": trace_x, "y": trace_y}},
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# optimal transport with cost ||x - y||^p
+
+
+def cost_matrix(x: np.ndarray, y: np.ndarray, power: float) -> np.ndarray:
+    d2 = (x * x).sum(1)[:, None] + (y * y).sum(1)[None, :] - 2 * x @ y.T  # (N, M)
+    return np.maximum(d2, 0.0) ** (power / 2.0)
+
+
+def hard_dual(C: np.ndarray, a: np.ndarray, b: np.ndarray, psi: np.ndarray) -> tuple[float, np.ndarray]:
+    """D_hard(psi) = sum_i a_i min_j (C_ij - psi_j) + sum_j b_j psi_j, and the argmin map."""
+    z = C - psi[None, :]  # (N, M)
+    j = z.argmin(axis=1)
+    return float(a @ z[np.arange(len(a)), j] + b @ psi), j
+
+
+@dataclass
+class GCFTransport(Method):
+    """Kantorovich dual with the finitely c-concave layer as potential (single-level)."""
+
+    name: ClassVar[str] = "gcf_ot"
+    temp: float = 200.0  # our choice: final inverse temperature, relative to the mean cost
+    temp_init: float = 5.0  # our choice
+    temp_warmup_steps: int = 1000  # our choice
+    n_steps: int = 2000  # our choice
+    lr: float = 0.02  # our choice, relative to the mean cost
+
+    def applies_to(self, dataset) -> str | None:
+        return None if getattr(dataset, "task", "") == "ot" else "OT method; auction instance"
+
+    def run(self, data: dict, seed: int) -> dict:
+        x, y = np.asarray(data["x"], float), np.asarray(data["y"], float)
+        a, b = np.asarray(data["a"], float), np.asarray(data["b"], float)
+        t0 = time.perf_counter()
+        C = cost_matrix(x, y, data["cost_power"])  # (N, M)
+        scale = float(C.mean())
+        Cs = C / scale  # unit-free costs, so temperatures and steps do not depend on the instance
+        psi = np.zeros(len(b))
+        opt = Adam([psi.shape], self.lr)
+        trace_x, trace_y = [], []
+        for step in range(self.n_steps):
+            tau = anneal(step, self.temp_init, self.temp, self.temp_warmup_steps)
+            w = softmax_rows(-tau * (Cs - psi[None, :]))  # (N, M) soft-min weights
+            grad = b - a @ w  # (M,) exact gradient of the log-sum-exp dual
+            opt.step([psi], [-grad])
+            if step % max(1, self.n_steps // 50) == 0 or step == self.n_steps - 1:
+                trace_x.append(float(step))
+                trace_y.append(hard_dual(Cs, a, b, psi)[0] * scale)
+        dual, j = hard_dual(Cs, a, b, psi)
+        elapsed = time.perf_counter() - t0
+        return {
+            "ot_cost": dual * scale,  # a lower bound on the OT cost (weak duality)
+            "map_index": j.tolist(),
+            "time_s": elapsed,
+            "traces": {"dual_vs_step": {"x": trace_x, "y": trace_y}},
+        }

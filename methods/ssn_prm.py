@@ -1,0 +1,269 @@
+"""Semi-smooth Newton (SSN) on the Douglas-Rachford residual of a matrix game, and its
+hybrid with Predictive Regret Matching+ (PRM+).
+
+Paper: David Yang, Yuan Gao, Tianyi Lin, Christian Kroer, "A Direct Second-Order Method
+for Solving Two-Player Zero-Sum Games", arXiv 2512.12910 (v1, Dec 2025),
+https://arxiv.org/abs/2512.12910. Only the abstract and public summaries could be read
+here; the equations below are our reconstruction of the construction they name
+(Douglas-Rachford-style splitting solved by SSN, hybrid with PRM+).
+
+Implemented (numbering ours):
+ (1) Saddle problem min_{x in Δn} max_{y in Δm} x^T A y as the monotone inclusion
+     0 ∈ M z + N_Z(z), z = (x, y), Z = Δn × Δm, M = [[0, A], [-A^T, 0]] (skew).
+ (2) Douglas-Rachford splitting with P = Π_Z (the resolvent of N_Z) and
+     J = (I + γM)^{-1}: w+ = w + J(2P(w) - w) - P(w); a fixed point w* gives the
+     equilibrium z* = P(w*), and conversely w* = z* - γ M z* (the "lifted" point).
+ (3) Residual R(w) = P(w) - J(2P(w) - w); SSN solves R(w) = 0.
+ (4) Generalized Jacobian V = D - J(2D - I), D = blockdiag of simplex-projection
+     Jacobians (diag(s) - s s^T/|s| on the support s).
+ (5) Regularized Newton step (V + μ_k I) d = -R(w_k), μ_k = κ ||R(w_k)||. We solve the
+     equivalent system premultiplied by K = I + γM, which needs no inverse:
+     ((1 + μ)I - D + γ M D + μγ M) d = -(w - P(w) + γ M P(w)).
+ (6) Backtracking on ||R||: accept w + αd when ||R(w + αd)|| <= (1 - σα)||R(w)||,
+     α = 1, 1/2, ...; when no α is accepted, take one DRS step (2) instead, which
+     never increases ||R|| (the DRS operator is firmly nonexpansive).
+ (7) Hybrid: run PRM+ (alternation, linear averaging) until the duality gap of its
+     point is <= switch_gap; lift that point by (2) and run SSN for at most
+     ssn_max_iters steps; if SSN has not reached the tolerance (or its line search
+     failed), resume PRM+ from where it stopped, with switch_gap reduced tenfold.
+
+Deviations:
+ 1. The splitting, the Newton system, μ_k, the line search, the DRS safeguard and the
+    switching rule are reconstructions from the abstract's description (the paper's
+    Algorithm boxes were not available); constants are our choices, named below.
+ 2. γ = 1/||A||_2 (our choice: makes ||γM|| = 1).
+ 3. The Newton system is solved densely (LU, O((n+m)^3) per step); the paper may
+    exploit the active-set structure. Fine at the sizes here (n + m <= 800).
+ 4. The hybrid's fallback keeps PRM+'s own state (no restart from the SSN point).
+ 5. Iterations of the hybrid count PRM+ iterations and Newton/DRS steps alike.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Method
+from claimbench.baselines.regret_matching import RegretMatchingState
+from claimbench.baselines.simplex import project_simplex_support
+from claimbench.datasets.matrix_games import GapTrace, duality_gap
+
+
+class DouglasRachfordGame:
+    """The operators P, J, R of (2)-(3) and the Newton system (5) for one game."""
+
+    def __init__(self, A: np.ndarray, gamma: float):
+        from scipy.linalg import cho_factor
+
+        self.A, self.gamma = A, gamma
+        self.n, self.m = A.shape
+        # (I + γM)^{-1} by the Schur complement S = I + γ² A A^T (SPD).
+        self.S = cho_factor(np.eye(self.n) + gamma**2 * (A @ A.T))
+
+    def project(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        px, sx = project_simplex_support(w[: self.n])
+        py, sy = project_simplex_support(w[self.n:])
+        return np.concatenate([px, py]), np.concatenate([sx, sy])
+
+    def apply_M(self, z: np.ndarray) -> np.ndarray:
+        x, y = z[: self.n], z[self.n:]
+        return np.concatenate([self.A @ y, -(self.A.T @ x)])
+
+    def resolvent(self, v: np.ndarray) -> np.ndarray:
+        """J v = (I + γM)^{-1} v."""
+        from scipy.linalg import cho_solve
+
+        a, b = v[: self.n], v[self.n:]
+        u = cho_solve(self.S, a - self.gamma * (self.A @ b))
+        return np.concatenate([u, b + self.gamma * (self.A.T @ u)])
+
+    def residual(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """R(w), P(w) and the support mask of P(w)."""
+        z, supp = self.project(w)
+        return z - self.resolvent(2.0 * z - w), z, supp
+
+    def gap(self, z: np.ndarray) -> float:
+        return duality_gap(self.A, z[: self.n], z[self.n:])
+
+    def newton_direction(self, w: np.ndarray, z: np.ndarray, supp: np.ndarray, mu: float) -> np.ndarray:
+        from scipy.linalg import lu_factor, lu_solve
+
+        n, m, g, A = self.n, self.m, self.gamma, self.A
+        N = n + m
+        sx, sy = supp[:n].astype(float), supp[n:].astype(float)
+        # M D = [[0, A Dy], [-A^T Dx, 0]] with D = diag(s) - s s^T/|s| per block.
+        ADy = (A - (A @ sy)[:, None] / max(sy.sum(), 1.0)) * sy[None, :]  # (n, m)
+        AtDx = (A.T - (A.T @ sx)[:, None] / max(sx.sum(), 1.0)) * sx[None, :]  # (m, n)
+        H = np.zeros((N, N))
+        H[:n, :n] = -(np.diag(sx) - np.outer(sx, sx) / max(sx.sum(), 1.0))
+        H[n:, n:] = -(np.diag(sy) - np.outer(sy, sy) / max(sy.sum(), 1.0))
+        H[:n, n:] = g * ADy + mu * g * A
+        H[n:, :n] = -g * AtDx - mu * g * A.T
+        H[np.diag_indices(N)] += 1.0 + mu
+        rhs = -(w - z + g * self.apply_M(z))  # -(I + γM) R(w)
+        return lu_solve(lu_factor(H, check_finite=False), rhs, check_finite=False)
+
+
+def ssn_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, it0: int, *,
+              tol_gap: float, max_iters: int, max_time_s: float, kappa: float, sigma: float,
+              max_backtracks: int, stop_on_failure: bool) -> dict:
+    """Iterate (5)-(6) from ``w``. Returns the final w, z, counters and the residual history."""
+    R, z, supp = game.residual(w)
+    r = float(np.linalg.norm(R))
+    best_z, best_gap = z, game.gap(z)
+    residuals, it, failed = [r], it0, False
+    for _ in range(max_iters):
+        if best_gap <= tol_gap or r == 0.0 or trace.elapsed() >= max_time_s:
+            break
+        d = game.newton_direction(w, z, supp, kappa * r)
+        alpha, accepted = 1.0, False
+        for _ in range(max_backtracks + 1):
+            w_new = w + alpha * d
+            R_new, z_new, supp_new = game.residual(w_new)
+            r_new = float(np.linalg.norm(R_new))
+            if r_new <= (1.0 - sigma * alpha) * r:
+                accepted = True
+                break
+            alpha *= 0.5
+        if not accepted:
+            failed = True
+            if stop_on_failure:
+                break
+            w_new = w - R  # DRS safeguard step (2)
+            R_new, z_new, supp_new = game.residual(w_new)
+            r_new = float(np.linalg.norm(R_new))
+        it += 1
+        w, R, z, supp, r = w_new, R_new, z_new, supp_new, r_new
+        residuals.append(r)
+        gap = game.gap(z)
+        if gap < best_gap:
+            best_z, best_gap = z, gap
+        trace.record(best_gap, it)
+    return {"w": w, "z": best_z, "gap": best_gap, "iters": it, "residuals": residuals, "failed": failed}
+
+
+def _tail_ratio(residuals: list[float]) -> float | None:
+    """||R_K|| / ||R_{K-1}|| over the last step of a run (None when there was no step)."""
+    if len(residuals) < 2 or residuals[-2] <= 0.0:
+        return None
+    return residuals[-1] / residuals[-2]
+
+
+@dataclass
+class SemismoothNewton(Method):
+    """SSN (5)-(6) on the DRS residual, from the lifted uniform strategy pair."""
+
+    name: ClassVar[str] = "ssn"
+    gamma_scale: float = 1.0  # γ = gamma_scale / ||A||_2 (our choice; paper value not retrieved)
+    kappa: float = 1.0  # μ_k = κ ||R(w_k)|| (reconstruction: μ_k ∝ ||R||; constant our choice)
+    sigma: float = 1e-4  # sufficient-decrease constant of the line search (our choice)
+    max_backtracks: int = 8  # halvings before the DRS safeguard step (our choice)
+    newton: bool = True  # False: plain DRS fixed-point iteration (2), a linear-rate control
+    tol_gap: float = 1e-10  # stop at this duality gap (our choice; high-precision regime)
+    max_iters: int = 100_000  # iteration cap (our choice)
+    max_time_s: float = 5.0  # wall-time cap (our choice)
+
+    def run(self, data, seed: int) -> dict:
+        A = data["A"]
+        n, m = A.shape
+        trace = GapTrace()
+        game = DouglasRachfordGame(A, self.gamma_scale / np.linalg.norm(A, 2))
+        z0 = np.concatenate([np.full(n, 1.0 / n), np.full(m, 1.0 / m)])
+        w0 = z0 - game.gamma * game.apply_M(z0)
+        trace.record(game.gap(z0), 0)
+        if self.newton:
+            res = ssn_solve(game, w0, trace, 0, tol_gap=self.tol_gap, max_iters=self.max_iters,
+                            max_time_s=self.max_time_s, kappa=self.kappa, sigma=self.sigma,
+                            max_backtracks=self.max_backtracks, stop_on_failure=False)
+        else:
+            res = drs_solve(game, w0, trace, tol_gap=self.tol_gap, max_iters=self.max_iters,
+                            max_time_s=self.max_time_s)
+        z = res["z"]
+        return trace.outputs(z[:n], z[n:], res["iters"], self.max_time_s, self.max_iters,
+                             ssn_last_ratio=_tail_ratio(res["residuals"]) if self.newton else None,
+                             ssn_newton_steps=len(res["residuals"]) - 1,
+                             residuals=res["residuals"][-50:])
+
+
+def drs_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, *, tol_gap: float,
+              max_iters: int, max_time_s: float) -> dict:
+    """Plain DRS (2): w <- w - R(w)."""
+    R, z, _ = game.residual(w)
+    best_z, best_gap = z, game.gap(z)
+    residuals, it = [float(np.linalg.norm(R))], 0
+    while it < max_iters and best_gap > tol_gap and trace.elapsed() < max_time_s:
+        w = w - R
+        R, z, _ = game.residual(w)
+        it += 1
+        residuals.append(float(np.linalg.norm(R)))
+        gap = game.gap(z)
+        if gap < best_gap:
+            best_z, best_gap = z, gap
+        trace.record(best_gap, it)
+    return {"w": w, "z": best_z, "gap": best_gap, "iters": it, "residuals": residuals[-50:]}
+
+
+@dataclass
+class HybridPRMSSN(Method):
+    """PRM+ for global progress, SSN near the equilibrium, PRM+ again if SSN stalls (7)."""
+
+    name: ClassVar[str] = "hybrid_prm_ssn"
+    switch_gap: float = 1e-3  # first switch when the PRM+ gap is below this (our choice; rule unverified)
+    ssn_max_iters: int = 20  # Newton steps per SSN attempt before falling back (our choice)
+    gamma_scale: float = 1.0  # as SemismoothNewton
+    kappa: float = 1.0  # as SemismoothNewton
+    sigma: float = 1e-4  # as SemismoothNewton
+    max_backtracks: int = 8  # as SemismoothNewton
+    prm_point: str = "average"  # PRM+ point SSN starts from: average | last | best (paper: linear avg)
+    tol_gap: float = 1e-10  # as SemismoothNewton
+    max_iters: int = 1_000_000  # iteration cap, PRM+ and Newton steps together (our choice)
+    max_time_s: float = 5.0  # wall-time cap (our choice)
+
+    def run(self, data, seed: int) -> dict:
+        A = data["A"]
+        n, m = A.shape
+        trace = GapTrace()
+        game = DouglasRachfordGame(A, self.gamma_scale / np.linalg.norm(A, 2))
+        prm = RegretMatchingState(A, predictive=True, alternation=True, averaging="linear")
+        switch, it, attempts = self.switch_gap, 0, 0
+        best = (float("inf"), None)
+        final_residuals: list[float] = []
+        while it < self.max_iters and trace.elapsed() < self.max_time_s:
+            gap_avg = prm.step()
+            it += 1
+            z_prm, gap = self._prm_point(prm, gap_avg)
+            if gap < best[0]:
+                best = (gap, z_prm)
+            trace.record(best[0], it)
+            if best[0] <= self.tol_gap:
+                break
+            if gap > switch:
+                continue
+            attempts += 1
+            w0 = z_prm - game.gamma * game.apply_M(z_prm)  # lift (2)
+            res = ssn_solve(game, w0, trace, it, tol_gap=self.tol_gap, max_iters=self.ssn_max_iters,
+                            max_time_s=self.max_time_s, kappa=self.kappa, sigma=self.sigma,
+                            max_backtracks=self.max_backtracks, stop_on_failure=True)
+            it = res["iters"]
+            if res["gap"] < best[0]:
+                best = (res["gap"], res["z"])
+            if best[0] <= self.tol_gap:
+                final_residuals = res["residuals"]
+                break
+            switch *= 0.1
+        z = best[1]
+        if z is None:
+            x, y = prm.point()
+        else:
+            x, y = z[:n], z[n:]
+        return trace.outputs(x, y, it, self.max_time_s, self.max_iters,
+                             ssn_last_ratio=_tail_ratio(final_residuals),
+                             ssn_newton_steps=max(len(final_residuals) - 1, 0),
+                             ssn_attempts=attempts, prm_iters=prm.t, residuals=final_residuals)
+
+    def _prm_point(self, prm: RegretMatchingState, gap_avg: float) -> tuple[np.ndarray, float]:
+        if self.prm_point == "last" or (self.prm_point == "best" and prm.last_gap < gap_avg):
+            return np.concatenate([prm.x, prm.y]), prm.last_gap
+        x, y = prm.point()
+        return np.concatenate([x, y]), gap_avg

@@ -1,0 +1,166 @@
+"""PNG plots for a benchmark report (matplotlib, Agg backend)."""
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from .api import Benchmark
+from .checks import Slope
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60]
+
+
+def _spans_decades(vals) -> bool:
+    v = np.asarray([x for x in vals if x is not None and x > 0])
+    return v.size > 1 and v.size == len(vals) and v.max() / v.min() > 100
+
+
+def plot_means(bench: Benchmark, summ: dict, folder: Path) -> Path | None:
+    plt = _plt()
+    metric = bench.primary_metric
+    datasets = sorted({d for d, _ in summ})
+    methods = sorted({m for _, m in summ})
+    if not datasets or not methods:
+        return None
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(datasets) + 3), 4.2))
+    width = 0.8 / max(1, len(methods))
+    all_vals = []
+    for j, m in enumerate(methods):
+        xs, ys, lo, hi = [], [], [], []
+        for i, d in enumerate(datasets):
+            e = summ.get((d, m))
+            if e is None or e[metric].n == 0:
+                continue
+            s = e[metric]
+            xs.append(i + (j - (len(methods) - 1) / 2) * width)
+            ys.append(s.mean)
+            lo.append(s.mean - s.ci_lo)
+            hi.append(s.ci_hi - s.mean)
+            all_vals += [s.mean, s.ci_lo]
+        if xs:
+            ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=3, label=m, ms=4)
+    if _spans_decades(all_vals):
+        ax.set_yscale("log")
+    ax.set_xticks(range(len(datasets)))
+    ax.set_xticklabels(datasets, rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel(metric)
+    ax.set_title(f"{bench.slug}: {metric}, mean and 95% CI over seeds", fontsize=10)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    path = folder / "means.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_traces(bench: Benchmark, rows: list[dict], folder: Path, max_panels: int = 4) -> list[Path]:
+    plt = _plt()
+    by_name: dict[str, dict] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        for name, tr in (r["traces"] or {}).items():
+            by_name[name][r["dataset"]][r["method"]].append(tr)
+    paths = []
+    for name, per_ds in sorted(by_name.items()):
+        datasets = sorted(per_ds)[:max_panels]
+        fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.6), squeeze=False)
+        for ax, ds in zip(axes[0], datasets):
+            logy = True
+            for k, (m, traces) in enumerate(sorted(per_ds[ds].items())):
+                color = f"C{k % 10}"
+                for t, tr in enumerate(traces):
+                    ax.plot(tr["x"], tr["y"], color=color, alpha=0.7, lw=1,
+                            label=m if t == 0 else None)
+                    logy = logy and all(v > 0 for v in tr["y"])
+            if logy:
+                ax.set_yscale("log")
+            ax.set_title(ds, fontsize=8)
+            ax.set_xlabel("x")
+        axes[0][0].set_ylabel(name)
+        axes[0][0].legend(fontsize=7)
+        fig.suptitle(f"{bench.slug}: {name} (each line one seed)", fontsize=10)
+        fig.tight_layout()
+        path = folder / f"trace_{_safe(name)}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def plot_slopes(bench: Benchmark, rows: list[dict], results, folder: Path) -> list[Path]:
+    plt = _plt()
+    paths = []
+    by_id = {r.claim: r for r in results}
+    for claim in bench.claims:
+        c = claim.check
+        if not isinstance(c, Slope):
+            continue
+        from .claims import _matches
+
+        pts = []
+        for r in rows:
+            if r["method"] != c.method or r["status"] != "ok" or not _matches(r, dict(c.where)):
+                continue
+            params = r["dataset_params" if c.x_from == "dataset" else "method_params"]
+            y = r["metrics"].get(c.metric)
+            if c.x in params and y is not None:
+                pts.append((float(params[c.x]), float(y)))
+        if len(pts) < 2:
+            continue
+        x, y = np.array(pts).T
+        fig, ax = plt.subplots(figsize=(5, 3.8))
+        ax.plot(x, y, "o", ms=4, label=c.method)
+        res = by_id.get(claim.id)
+        if res is not None and res.estimate is not None and (not c.log_y or np.all(y > 0)) \
+                and (not c.log_x or np.all(x > 0)):
+            tx = np.log(x) if c.log_x else x
+            ty = np.log(y) if c.log_y else y
+            icpt = float(np.mean(ty) - res.estimate * np.mean(tx))
+            grid = np.linspace(tx.min(), tx.max(), 50)
+            fit = icpt + res.estimate * grid
+            ax.plot(np.exp(grid) if c.log_x else grid, np.exp(fit) if c.log_y else fit, "-",
+                    label=f"slope {res.estimate:.3g} (claim {_fmt_interval(c.lo, c.hi)})")
+        if c.log_x:
+            ax.set_xscale("log")
+        if c.log_y and np.all(y > 0):
+            ax.set_yscale("log")
+        ax.set_xlabel(c.x)
+        ax.set_ylabel(c.metric)
+        ax.set_title(f"{claim.id}: {res.verdict if res else ''}", fontsize=9)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        path = folder / f"slope_{_safe(claim.id)}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def _fmt_interval(lo: float, hi: float) -> str:
+    return f"[{'-inf' if math.isinf(lo) else f'{lo:g}'}, {'inf' if math.isinf(hi) else f'{hi:g}'}]"
+
+
+def plot_benchmark(bench: Benchmark, rows, summ, results, folder: Path) -> list[Path]:
+    out = []
+    p = plot_means(bench, summ, folder)
+    if p:
+        out.append(p)
+    out += plot_traces(bench, rows, folder)
+    out += plot_slopes(bench, rows, results, folder)
+    return out
