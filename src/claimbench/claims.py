@@ -386,7 +386,8 @@ def check_rank(c: Rank, ev: Evidence, higher: bool, ms: tuple | None = None) -> 
     rt = stats.rank_test(scores, methods, higher)
     avg = dict(zip(methods, rt.avg_ranks))
     mine = avg[c.method]
-    position = 1 + sum(1 for m, r in avg.items() if m != c.method and r < mine)
+    # Ties count against the method: "first" means strictly ahead of every other method.
+    position = 1 + sum(1 for m, r in avg.items() if m != c.method and r <= mine)
     order = sorted(avg.values())
     kth = order[min(c.k, len(order)) - 1]
     if position <= c.k:
@@ -402,8 +403,17 @@ def check_rank(c: Rank, ev: Evidence, higher: bool, ms: tuple | None = None) -> 
 
 
 def null_rank(c: Rank, ev: Evidence, higher: bool) -> Outcome:
+    """The order reversed for the claimed method: in every block it scores just below the
+    worst other method (for a method that was first, this is the reversed order)."""
     methods, scores = _rank_scores(c, ev, higher)
-    return check_rank(c, ev, higher, (methods, -scores))  # the order reversed
+    j = methods.index(c.method)
+    others = np.delete(scores, j, axis=1)  # (blocks, k-1)
+    null = scores.copy()
+    if others.shape[1]:
+        worst = others.min(axis=1) if higher else others.max(axis=1)
+        step = 1e-9 * np.maximum(1.0, np.abs(worst))
+        null[:, j] = worst - step if higher else worst + step
+    return check_rank(c, ev, higher, (methods, null))
 
 
 # -- a benchmark's claims ---------------------------------------------------------------------------
