@@ -65,7 +65,9 @@ class Store:
         try:
             self.conn = sqlite3.connect(uri, uri=readonly, timeout=60, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
+            self._refuse_foreign()
             if not readonly:
+                # Only now: switching to WAL rewrites the file header.
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             self._init_schema()
@@ -87,6 +89,18 @@ class Store:
         if app_id not in (0, APP_ID):
             raise StoreError(f"{self.path} is an SQLite file of another application; "
                              f"it was left untouched")
+
+    def _refuse_foreign(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has schema version {version}, newer than this "
+                             f"claimbench's {SCHEMA_VERSION}: upgrade claimbench; the file "
+                             f"was left untouched")
+        tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'"
+                                   ).fetchone()[0]
+        if version == 0 and tables:
+            raise StoreError(f"{self.path} is an SQLite file with other tables, not a "
+                             f"claimbench store; it was left untouched")
 
     def _init_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]

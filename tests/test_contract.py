@@ -1,0 +1,88 @@
+"""Contract tests generated over the registry: every benchmark's smoke grid runs, every claim
+names an existing method, dataset and metric, and content modules import only light packages."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claimbench import registry
+from claimbench.api import FIDELITIES, Benchmark
+from claimbench.checks import methods_named
+from claimbench.papers import AREAS, BY_SLUG
+from claimbench.runner import execute_plan, plan, select_cells
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHES = registry.benchmarks()
+SLUGS = sorted(BENCHES)
+LIGHT = {"numpy", "claimbench", "__future__"} | set(sys.stdlib_module_names)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_declaration(slug):
+    b: Benchmark = BENCHES[slug]
+    assert slug in BY_SLUG and b.area == BY_SLUG[slug].area and b.area in AREAS
+    assert b.fidelity in FIDELITIES
+    assert b.claims and b.paper.title
+    for name in ("smoke", "quick", "full"):
+        g = b.grids[name]
+        labels = {c.label for c in b.method_configs(g)}
+        assert len(labels) == len(b.method_configs(g)), f"{name}: duplicate method labels"
+    quick = b.grids["quick"]
+    labels = {c.label for c in b.method_configs(quick)}
+    dataset_params = set().union(*(c.params for c in quick.datasets))
+    dataset_names = {c.cls.name for c in quick.datasets} | {c.label for c in quick.datasets}
+    metrics = {m.name for m in b.metrics}
+    for claim in b.claims:
+        c = claim.check
+        assert claim.where, claim.id
+        for m in methods_named(c):
+            assert m in labels, f"{claim.id}: method {m!r} is not in the quick grid {sorted(labels)}"
+        assert c.metric in metrics, f"{claim.id}: metric {c.metric!r} unknown"
+        for key, want in c.where.items():
+            if key == "dataset":
+                wants = want if isinstance(want, (tuple, list)) else (want,)
+                assert set(wants) <= dataset_names, f"{claim.id}: dataset {want!r} unknown"
+            else:
+                assert key in dataset_params, f"{claim.id}: where key {key!r} not a dataset param"
+    ids = [c.id for c in b.claims]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_smoke_grid_runs(slug, store):
+    b = BENCHES[slug]
+    planned = plan(store, {slug: registry.module_of(slug)}, select_cells(b, "smoke"), False)
+    summary = execute_plan(store, {slug: b}, planned, jobs=2, timeout=60)
+    rows = store.rows(slug)
+    assert len(rows) == summary.total > 0
+    bad = [(r["method"], r["dataset"], r["status"], (r["error"] or "")[-300:]) for r in rows
+           if r["status"] not in ("ok", "not_applicable")]
+    assert not bad, bad
+
+
+def _content_files():
+    for folder in ("methods", "baselines", "datasets", "benchmarks"):
+        yield from sorted((ROOT / folder).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", list(_content_files()), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_content_modules_import_only_light_packages_at_top_level(path):
+    tree = ast.parse(path.read_text())
+    for node in tree.body:
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module]
+        for n in names:
+            assert n.split(".")[0] in LIGHT, f"{path.name}: top-level import of {n}"
+
+
+def test_loading_the_registry_imports_no_heavy_package():
+    code = ("import sys; from claimbench import registry; registry.benchmarks();"
+            "print([m for m in ('torch','scipy','pandas','matplotlib','sklearn','ot','rich')"
+            " if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

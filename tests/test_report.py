@@ -1,0 +1,60 @@
+"""Reports built from a small store: every claim appears, failures are entries, names escaped."""
+import sqlite3
+
+import pytest
+
+import toybench as tb
+from claimbench.api import Claim, cfg
+from claimbench.checks import Better, Value
+from claimbench.report import write_reports
+from claimbench.runner import execute_plan, plan, select_cells
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+class Evil(tb.MeanEstimator):
+    name = EVIL
+
+
+CLAIMS = (Claim("c_better", "Table 1", "mean beats noop", Better("mean", "noop", "abs_error"),
+                paper_value="0.0"),
+          Claim("c_value", "Fig. 2", "tiny error", Value("mean", "abs_error", hi=1e-9, stat="max")),
+          Claim("c_missing", "Fig. 3", "never run", Value("ghost", "abs_error", hi=1.0)))
+
+
+@pytest.fixture
+def filled(store):
+    bench = tb.make_bench(methods=(cfg(tb.MeanEstimator), cfg(tb.Noop), cfg(Evil),
+                                   cfg(tb.Misbehave, how="raise"), cfg(tb.Misbehave, how="hang")),
+                          seeds=3, claims=CLAIMS)
+    planned = plan(store, {"toy": tb}, select_cells(bench, "quick"), False)
+    execute_plan(store, {"toy": bench}, planned, jobs=2, timeout=0.5)
+    return bench, store
+
+
+def test_report_files_claims_and_failures(filled, tmp_path):
+    bench, store = filled
+    written = write_reports([bench], store, tmp_path, all_benches={"toy": bench})
+    folder = tmp_path / "toy"
+    names = {p.name for p in written}
+    assert {"leaderboard.md", "paper_vs_ours.md", "table.tex", "results.csv", "means.png",
+            "trace_err.png", "README.md"} <= names
+    pvo = (folder / "paper_vs_ours.md").read_text()
+    for c in CLAIMS:
+        assert f"| {c.id.replace('_', chr(92) + '_')} |" in pvo
+    assert "not\\_run" in pvo and "reproduced" in pvo
+    lb = (folder / "leaderboard.md").read_text()
+    assert "3 error" in lb and "3 timeout" in lb  # failures are entries, not missing rows
+    assert EVIL not in lb and "\\<img src=x onerror=alert(1)\\>" in lb
+    tex = (folder / "table.tex").read_text()
+    assert r"\toprule" in tex and r"\textless{}img" in tex and EVIL not in tex
+    index = (tmp_path / "README.md").read_text()
+    assert index.count("not implemented") >= 50  # every paper of the suite has a row
+
+
+def test_report_uses_the_store_only(filled, tmp_path):
+    bench, store = filled
+    write_reports([bench], store, tmp_path, all_benches={"toy": bench})
+    first = (tmp_path / "toy" / "paper_vs_ours.md").read_text()
+    write_reports([bench], store, tmp_path, all_benches={"toy": bench})
+    assert (tmp_path / "toy" / "paper_vs_ours.md").read_text() == first  # deterministic

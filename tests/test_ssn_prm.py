@@ -1,0 +1,150 @@
+"""Tests for ssn_prm: simplex projection, game utilities, SSN/DRS operators, solvers, smoke grid."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from claimbench.baselines.linear_program import LinearProgram, solve_matrix_game_lp
+from claimbench.baselines.optimistic_gradient import OptimisticGradient
+from claimbench.baselines.regret_matching import RegretMatchingPlus, RegretMatchingState
+from claimbench.baselines.simplex import project_simplex, simplex_projection_jacobian
+from claimbench.datasets.matrix_games import RandomMatrixGame, duality_gap
+from claimbench.methods.ssn_prm import DouglasRachfordGame, HybridPRMSSN, SemismoothNewton
+
+PENNIES = np.array([[1.0, -1.0], [-1.0, 1.0]])
+RPS = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
+
+
+def _brute_force_projection(v: np.ndarray) -> np.ndarray:
+    """Try every support S: p_S = v_S - (sum v_S - 1)/|S|; keep the feasible closest one."""
+    best, best_d = None, math.inf
+    for k in range(1, v.size + 1):
+        for S in itertools.combinations(range(v.size), k):
+            S = list(S)
+            p = np.zeros(v.size)
+            p[S] = v[S] - (v[S].sum() - 1.0) / k
+            if p.min() >= -1e-12 and np.sum((p - v) ** 2) < best_d:
+                best, best_d = p, np.sum((p - v) ** 2)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_simplex_projection_matches_brute_force(seed):
+    v = np.random.default_rng(seed).normal(0.0, 1.5, 5)
+    np.testing.assert_allclose(project_simplex(v), _brute_force_projection(v), atol=1e-12)
+
+
+def test_simplex_projection_closed_forms():
+    np.testing.assert_allclose(project_simplex(np.array([0.2, 0.3, 0.5])), [0.2, 0.3, 0.5])
+    np.testing.assert_allclose(project_simplex(np.array([5.0, 0.0, 0.0])), [1.0, 0.0, 0.0])
+    np.testing.assert_allclose(project_simplex(np.zeros(4)), np.full(4, 0.25))
+    np.testing.assert_allclose(project_simplex(np.array([1.0, 1.0, -3.0])), [0.5, 0.5, 0.0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_projection_jacobian_matches_finite_differences(seed):
+    v = np.random.default_rng(seed).normal(0.0, 0.5, 7)
+    J = simplex_projection_jacobian(v)
+    h = 1e-6
+    fd = np.column_stack([(project_simplex(v + h * e) - project_simplex(v - h * e)) / (2 * h)
+                          for e in np.eye(v.size)])
+    np.testing.assert_allclose(J, fd, atol=1e-6)
+
+
+@pytest.mark.parametrize("A", [PENNIES, RPS])
+def test_known_games_value_zero_uniform_equilibrium(A):
+    n = A.shape[0]
+    u = np.full(n, 1.0 / n)
+    assert abs(duality_gap(A, u, u)) < 1e-15
+    x, y, value = solve_matrix_game_lp(A)
+    assert abs(value) < 1e-9
+    np.testing.assert_allclose(x, u, atol=1e-8)
+    np.testing.assert_allclose(y, u, atol=1e-8)
+    e1 = np.eye(n)[0]
+    assert duality_gap(A, e1, u) == pytest.approx(1.0)  # a pure row is exploited by 1
+
+
+def test_lifted_equilibrium_is_a_drs_fixed_point():
+    A = RandomMatrixGame(n=12, m=9).make(3).data["A"]
+    x, y, _ = solve_matrix_game_lp(A)
+    game = DouglasRachfordGame(A, 0.7 / np.linalg.norm(A, 2))
+    z = np.concatenate([x, y])
+    w = z - game.gamma * game.apply_M(z)
+    R, _, _ = game.residual(w)
+    assert np.linalg.norm(R) < 1e-7
+    v = np.random.default_rng(0).normal(size=21)
+    Jv = game.resolvent(v)
+    np.testing.assert_allclose(Jv + game.gamma * game.apply_M(Jv), v, atol=1e-12)
+
+
+def test_newton_system_equals_regularized_jacobian_system():
+    A = RandomMatrixGame(n=6, m=5).make(1).data["A"]
+    game = DouglasRachfordGame(A, 0.5)
+    w = np.random.default_rng(2).normal(0.0, 0.3, 11)
+    R, z, supp = game.residual(w)
+    N, n = 11, 6
+    M = np.block([[np.zeros((6, 6)), A], [-A.T, np.zeros((5, 5))]])
+    J = np.linalg.inv(np.eye(N) + 0.5 * M)
+    D = np.zeros((N, N))
+    D[:n, :n] = simplex_projection_jacobian(w[:n])
+    D[n:, n:] = simplex_projection_jacobian(w[n:])
+    V = D - J @ (2 * D - np.eye(N))
+    mu = 0.3
+    np.testing.assert_allclose(game.newton_direction(w, z, supp, mu),
+                               np.linalg.solve(V + mu * np.eye(N), -R), atol=1e-10)
+
+
+def test_ssn_solves_small_game_and_matches_lp_value():
+    inst = RandomMatrixGame(n=15, m=10).make(7)
+    A = inst.data["A"]
+    for method in (SemismoothNewton(), HybridPRMSSN()):
+        out = method.run(inst.data, 0)
+        assert duality_gap(A, out["x"], out["y"]) <= 1e-10
+        assert float(out["x"] @ A @ out["y"]) == pytest.approx(inst.truth["value"], abs=1e-9)
+        assert out["tail_residual_ratio"] is not None and out["tail_residual_ratio"] < 0.5
+
+
+def test_drs_control_contracts_linearly():
+    inst = RandomMatrixGame(n=15).make(0)
+    out = SemismoothNewton(newton=False, max_iters=300).run(inst.data, 0)
+    assert 0.5 < out["tail_residual_ratio"] <= 1.0  # ||R|| is nonincreasing under DRS
+
+
+@pytest.mark.parametrize("alternation", [True, False])
+def test_prm_plus_converges_on_rps_and_running_gap_is_exact(alternation):
+    state = RegretMatchingState(RPS + np.diag([0.5, 0.0, 0.0]), alternation=alternation)
+    for _ in range(2000):
+        gap = state.step()
+    x, y = state.point()
+    assert gap == pytest.approx(duality_gap(RPS + np.diag([0.5, 0.0, 0.0]), x, y), abs=1e-12)
+    assert gap < 1e-3
+
+
+def test_first_order_baselines_reduce_gap_and_lp_is_exact():
+    inst = RandomMatrixGame(n=8, m=6, dist="uniform").make(0)
+    A = inst.data["A"]
+    start = duality_gap(A, np.full(8, 1 / 8), np.full(6, 1 / 6))
+    for method in (RegretMatchingPlus(max_iters=500), RegretMatchingPlus(predictive=False, max_iters=500),
+                   OptimisticGradient(max_iters=500)):
+        out = method.run(inst.data, 0)
+        assert duality_gap(A, out["x"], out["y"]) < 0.5 * start
+    out = LinearProgram().run(inst.data, 0)
+    assert duality_gap(A, out["x"], out["y"]) < 1e-9
+    assert out["time_to_gap"]["1e-08"] is not None
+
+
+def test_smoke_grid_cells_run():
+    from claimbench.benchmarks.ssn_prm import BENCHMARK
+    from claimbench.testing import run_grid_inline
+
+    rows = run_grid_inline(BENCHMARK, "smoke")
+    assert rows and all(r["status"] == "ok" for r in rows)
+    for r in rows:
+        for name, v in r["metrics"].items():
+            assert v is None or math.isfinite(v), (r["cell"].method.label, name, v)
+        assert r["metrics"]["final_gap"] is not None
+    hybrid = [r for r in rows if r["cell"].method.label == "hybrid"]
+    assert all(r["metrics"]["censored_1e-8"] == 0.0 for r in hybrid)
