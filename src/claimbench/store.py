@@ -91,13 +91,14 @@ class Store:
                              f"it was left untouched")
 
     def _refuse_foreign(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        # One statement, one consistent snapshot: another process may be creating the schema.
+        version, tables = self.conn.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master WHERE type='table')").fetchone()
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} has schema version {version}, newer than this "
                              f"claimbench's {SCHEMA_VERSION}: upgrade claimbench; the file "
                              f"was left untouched")
-        tables = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'"
-                                   ).fetchone()[0]
         if version == 0 and tables:
             raise StoreError(f"{self.path} is an SQLite file with other tables, not a "
                              f"claimbench store; it was left untouched")
