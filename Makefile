@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q tests --ignore=tests/perf
 
 perf: $(STAMP)
-	$(BIN)/python -m pytest -q tests/perf --benchmark-enable --benchmark-only
+	$(BIN)/python -m pytest -q tests/perf -p no:randomly --benchmark-enable --benchmark-json=results/perf.json
 	$(BIN)/python tests/perf/write_report.py
 
 report: $(STAMP)

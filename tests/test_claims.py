@@ -147,3 +147,10 @@ def test_holm_applies_across_better_claims():
     claims4 = claims + (Claim("c3", "T", "x", Better("mean", "noop", "abs_error")),)
     res4 = evaluate_benchmark(tb.make_bench(claims=claims4), small)
     assert all(r.p_holm == pytest.approx(4 / 64) and r.verdict == "inconclusive" for r in res4)
+
+
+def test_value_control_survives_rounding_far_from_a_zero_bound():
+    # max of values near -5 against hi=0: the null shift must not vanish in rounding.
+    res = verdict(Value("mean", "abs_error", hi=0.0, stat="max"),
+                  rows_from({"mean": [-5.0, -5.5, -6.0]}))
+    assert res.verdict == "reproduced" and res.control == "fails (ok)"

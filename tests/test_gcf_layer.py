@@ -100,8 +100,8 @@ def test_soft_revenue_gradients():
     rng = np.random.default_rng(2)
     x = np.sort(rng.random((60, 2)), 1)
     r = rng.standard_normal((4, 2))
-    b = rng.random(4)
-    temp = 3.0  # small: the code's tau_eff = clip(temp/span, temp, .) is constant near here
+    b = rng.random(4) + np.array([0.0, 0.0, 0.0, 3.0])  # one dear option: every span > 1
+    temp = 3.0
 
     def rev_r(rr):
         return soft_revenue_and_grads(x, sorted_points(rr), b, temp)[0]

@@ -113,14 +113,15 @@ def test_drs_control_contracts_linearly():
     assert 0.5 < out["tail_residual_ratio"] <= 1.0  # ||R|| is nonincreasing under DRS
 
 
-@pytest.mark.parametrize("alternation", [True, False])
-def test_prm_plus_converges_on_rps_and_running_gap_is_exact(alternation):
+@pytest.mark.parametrize("alternation,bound", [(True, 1e-4), (False, 5e-3)])
+def test_prm_plus_converges_on_rps_and_running_gap_is_exact(alternation, bound):
+    # A perturbed RPS (value 1/18, non-uniform equilibrium); simultaneous PRM+ is the slower one.
     state = RegretMatchingState(RPS + np.diag([0.5, 0.0, 0.0]), alternation=alternation)
     for _ in range(2000):
         gap = state.step()
     x, y = state.point()
     assert gap == pytest.approx(duality_gap(RPS + np.diag([0.5, 0.0, 0.0]), x, y), abs=1e-12)
-    assert gap < 1e-3
+    assert gap < bound
 
 
 def test_first_order_baselines_reduce_gap_and_lp_is_exact():

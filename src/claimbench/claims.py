@@ -142,9 +142,11 @@ def _fmt_bounds(lo: float, hi: float) -> str:
 def _just_outside(point: float, lo: float, hi: float) -> float | None:
     """A value just outside [lo, hi], beyond the bound nearest to ``point``."""
     cands = []
+    width = abs(hi - lo) if math.isfinite(hi - lo) else 0.0
     for bound, sign in ((lo, -1.0), (hi, 1.0)):
         if math.isfinite(bound):
-            step = 1e-3 * max(abs(bound), abs(hi - lo) if math.isfinite(hi - lo) else 0.0, 1e-12)
+            # Scaled by the distance too, so that the shift survives rounding of large values.
+            step = 1e-3 * max(abs(bound), width, abs(point - bound), 1e-12)
             cands.append((abs(point - bound), bound + sign * step))
     return min(cands)[1] if cands else None
 
@@ -521,7 +523,7 @@ def format_claims(results: list[list[ClaimResult]], fmt: str = "table") -> str:
 
 def compare(bench: Benchmark, rows: list[dict], a: str, b: str, metric: str) -> str:
     """Per dataset and overall: paired difference of a vs b with CI and Wilcoxon p."""
-    from .runner import UserError, _suggest
+    from .errors import UserError, suggest as _suggest
 
     def label(name: str) -> str:
         known = {r["method"] for r in rows}

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from .runner import UserError
+from .errors import UserError, suggest
 
 
 class _Parser(argparse.ArgumentParser):
@@ -24,9 +24,7 @@ def _registry():
 def _bench(slug: str):
     benches = _registry()
     if slug not in benches:
-        from .runner import _suggest
-
-        raise UserError(f"unknown benchmark {slug!r}: {_suggest(slug, list(benches))}")
+        raise UserError(f"unknown benchmark {slug!r}: {suggest(slug, list(benches))}")
     return benches[slug]
 
 
@@ -49,9 +47,7 @@ def cmd_list(args) -> int:
     from .papers import AREAS
 
     if args.area and args.area not in AREAS:
-        from .runner import _suggest
-
-        raise UserError(f"unknown area {args.area!r}: {_suggest(args.area, list(AREAS))}")
+        raise UserError(f"unknown area {args.area!r}: {suggest(args.area, list(AREAS))}")
     rows = [b for b in benches.values() if not args.area or b.area == args.area]
     width = max([len(b.slug) for b in rows] + [4])
     for b in sorted(rows, key=lambda b: (b.area, b.slug)):
@@ -144,10 +140,8 @@ def cmd_compare(args) -> int:
     bench = _bench(args.slug)
     metric = args.metric or bench.primary_metric
     if metric not in {m.name for m in bench.metrics}:
-        from .runner import _suggest
-
         raise UserError(f"unknown metric {metric!r} for {bench.slug}: "
-                        f"{_suggest(metric, [m.name for m in bench.metrics])}")
+                        f"{suggest(metric, [m.name for m in bench.metrics])}")
     with Store(args.store or default_store_path(), readonly=True) as store:
         rows = store.rows(bench.slug)
     print(compare(bench, rows, args.method, args.against, metric))

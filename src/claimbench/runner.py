@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from .api import Benchmark, Config, Method
+from .errors import UserError, suggest as _suggest
 from .grid import Cell, expand, stable_hash
 from .provenance import ROOT, capture, file_hash
 
@@ -21,10 +22,6 @@ from .provenance import ROOT, capture, file_hash
 CACHED_STATUSES = ("ok", "not_applicable", "error", "invalid")
 CONTENT_PACKAGES = ("claimbench.methods", "claimbench.baselines", "claimbench.datasets",
                     "claimbench.benchmarks")
-
-
-class UserError(Exception):
-    """A mistake in what the user asked for; the CLI prints it as one line and exits 2."""
 
 
 # -- source dependencies -------------------------------------------------------------------
@@ -91,13 +88,9 @@ def load_external(ref: str) -> type:
                         f"{type(exc).__name__}: {exc}") from exc
     cls = getattr(module, cls_name, None)
     if cls is None:
-        import difflib
-
         names = [n for n, v in vars(module).items() if inspect.isclass(v)]
-        close = difflib.get_close_matches(cls_name, names, n=3)
-        raise UserError(f"--method {ref!r}: {path_s} has no class {cls_name!r}"
-                        + (f"; did you mean {', '.join(close)}?" if close else
-                           f"; classes there: {', '.join(names) or 'none'}"))
+        raise UserError(f"--method {ref!r}: {path_s} has no class {cls_name!r}; "
+                        f"{_suggest(cls_name, names) if names else 'it defines no class'}")
     if not (inspect.isclass(cls) and issubclass(cls, Method)):
         raise UserError(f"--method {ref!r}: {cls_name} must subclass claimbench.api.Method")
     if not getattr(cls, "name", ""):
@@ -113,14 +106,6 @@ class Planned:
     reason: str
     files: dict[str, str] = field(default_factory=dict)
     source_hash: str = ""
-
-
-def _suggest(name: str, valid: Sequence[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, valid, n=3, cutoff=0.5)
-    shown = close or sorted(valid)[:8]
-    return ("did you mean " if close else "valid: ") + ", ".join(shown)
 
 
 def select_cells(bench: Benchmark, grid: str, *, methods: Sequence[str] = (),

@@ -1,0 +1,91 @@
+"""Harness overhead benchmarks (pytest-benchmark). Run by `make perf`, not `make test`;
+`write_report.py` turns the JSON into reports/performance.md beside the targets."""
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+import toybench as tb  # noqa: E402
+from claimbench.api import cfg, sweep  # noqa: E402
+from claimbench.runner import execute_plan, plan, select_cells  # noqa: E402
+from claimbench.store import Store  # noqa: E402
+
+N_CELLS = 200
+
+
+def _bench(method, n_datasets, seeds=1):
+    return tb.make_bench(methods=(method,), datasets=sweep(tb.Noise, n=list(range(1, n_datasets + 1))),
+                         seeds=seeds)
+
+
+def _run(store, bench, jobs=1, force=True):
+    planned = plan(store, {"toy": tb}, select_cells(bench, "quick"), force)
+    return execute_plan(store, {"toy": bench}, planned, jobs=jobs)
+
+
+def test_overhead_per_executed_cell(benchmark, tmp_path):
+    """A no-op method: everything measured is harness (plan, dispatch, store write)."""
+    bench = _bench(cfg(tb.Noop), N_CELLS)
+    with Store(tmp_path / "s.sqlite") as st:
+        _run(st, bench)  # warm: workers' imports, SQLite file
+        benchmark.pedantic(_run, args=(st, bench), rounds=5, iterations=1)
+    benchmark.extra_info["per_cell_ms"] = benchmark.stats.stats.mean / N_CELLS * 1e3
+    benchmark.extra_info["target_ms"] = 2.0
+
+
+def test_fully_cached_rerun_per_cell(benchmark, tmp_path):
+    n = 1000
+    bench = _bench(cfg(tb.Noop), n)
+    with Store(tmp_path / "s.sqlite") as st:
+        _run(st, bench)
+        benchmark.pedantic(_run, args=(st, bench), kwargs={"force": False}, rounds=5, iterations=1)
+    benchmark.extra_info["per_cell_ms"] = benchmark.stats.stats.mean / n * 1e3
+    benchmark.extra_info["target_ms"] = 0.5
+
+
+def _cli_time(args, store=None):
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "claimbench.cli", *args], check=True,
+                   capture_output=True)
+    return time.perf_counter() - t0
+
+
+def test_startup_to_first_cell(benchmark, tmp_path):
+    """A whole CLI run of one cheap numpy-only cell: an upper bound on start-up to the first cell."""
+    counter = iter(range(10**6))
+
+    def once():
+        store = tmp_path / f"s{next(counter)}.sqlite"
+        return _cli_time(["run", "ssd_duality", "--grid", "smoke", "--seeds", "1", "--method",
+                          "ssm_recurrence", "--dataset", "ssm_sequences[N=2,T=16,scalar=False]",
+                          "--store", str(store)])
+
+    benchmark.pedantic(once, rounds=5, iterations=1)
+    benchmark.extra_info["target_s"] = 0.6
+
+
+def test_list(benchmark):
+    benchmark.pedantic(_cli_time, args=(["list"],), rounds=5, iterations=1)
+    benchmark.extra_info["target_s"] = 0.5
+
+
+@pytest.mark.parametrize("seconds,n,target", [(0.2, 20, 1.8), (0.01, 50, 1.0)])
+def test_jobs2_speedup(benchmark, tmp_path, seconds, n, target):
+    bench = _bench(cfg(tb.Spin, seconds=seconds), n)
+    with Store(tmp_path / "s.sqlite") as st:
+        def both():
+            t0 = time.perf_counter()
+            _run(st, bench, jobs=1)
+            t1 = time.perf_counter()
+            _run(st, bench, jobs=2)
+            t2 = time.perf_counter()
+            return (t1 - t0) / (t2 - t1)
+
+        ratios = [both() for _ in range(3)]
+        benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+    benchmark.extra_info["speedup"] = sorted(ratios)[1]
+    benchmark.extra_info["speedups"] = ratios
+    benchmark.extra_info["target_speedup"] = target
