@@ -31,7 +31,7 @@ from claimbench.baselines.ftrl import prefix_history
 
 
 def first_switch(U: np.ndarray, a: np.ndarray, cur: int) -> float:
-    """Smallest integer ``r >= 1`` with ``argmax(U + r a) != cur`` (lowest-index ties); inf if none."""
+    """Smallest integer r >= 1 with argmax(U + r a) != cur (lowest index wins ties); inf if none."""
     best = math.inf
     for k in range(U.size):
         d = a[k] - a[cur]
@@ -88,7 +88,8 @@ def run_fictitious_play(data: dict, alternating: bool, cap: float) -> dict:
         i, j = i_new, j_new
         t += s
         switches += 1
-        tr_t.append(t), tr_phi.append(float(P[i, j]))
+        tr_t.append(t)
+        tr_phi.append(float(P[i, j]))
     elapsed = time.perf_counter() - start
     x = np.zeros(A.shape[0]); x[i] = 1.0
     y = np.zeros(A.shape[1]); y[j] = 1.0
@@ -112,7 +113,7 @@ class FictitiousPlay(Method):
 
     name: ClassVar[str] = "fictitious_play"
     alternating: bool = False  # paper: FP as the extreme version of FTRL; update order ours
-    cap: float = 1e12  # time budget (our choice): jumps make long runs cheap; t_eps = cap if censored
+    cap: float = 1e12  # time budget (ours; jumps make long runs cheap); t_eps = cap if censored
 
     def run(self, data: dict, seed: int) -> dict:
         return run_fictitious_play(data, self.alternating, float(self.cap))

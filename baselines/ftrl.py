@@ -39,25 +39,15 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
-def _project_simplex(v: np.ndarray) -> np.ndarray:
-    try:
-        from claimbench.baselines.simplex import project_simplex
-    except ImportError:  # pragma: no cover - the shared helper ships with the package
-        u = np.sort(v)[::-1]
-        css = np.cumsum(u) - 1.0
-        k = np.arange(1, v.size + 1)
-        rho = np.nonzero(u - css / k > 0)[0][-1]
-        return np.maximum(v - css[rho] / (rho + 1), 0.0)
-    return project_simplex(v)
-
-
 def choice_map(regularizer: str):
     """``Q(z) = argmax_x <z, x> - R(x)`` over the simplex for the named regularizer."""
     if regularizer == "entropic":
         return softmax
     if regularizer == "euclidean":
+        from claimbench.baselines.simplex import project_simplex
+
         # Projection is shift-invariant: centring keeps the cumulative sums' magnitude out.
-        return lambda z: _project_simplex(z - z.max())
+        return lambda z: project_simplex(z - z.max())
     raise ValueError(f"unknown regularizer {regularizer!r}")
 
 
@@ -87,7 +77,7 @@ def run_ftrl(data: dict, eta: float, regularizer: str, alternating: bool, cap: i
     Q = choice_map(regularizer)
     U1, U2 = prefix_history(data)  # (m,), (n,)
     marks = log_times(cap)
-    tr_t, tr_phi, tr_gap = [], [], []
+    trace: list[tuple[float, float, float]] = []  # (t, potential, Nash gap) at log-spaced t
     t_eps = None
     phi_prev = None
     drop_max = 0.0  # largest decrease of the potential between consecutive (half-)steps
@@ -118,13 +108,14 @@ def run_ftrl(data: dict, eta: float, regularizer: str, alternating: bool, cap: i
         phi_prev = phi
         gap = max(float(u1.max() - x @ u1), float(u2.max() - u2 @ y))
         if t in marks:
-            tr_t.append(float(t)), tr_phi.append(phi), tr_gap.append(gap)
+            trace.append((float(t), phi, gap))
         if gap <= eps:
             t_eps = t
             break
     elapsed = time.perf_counter() - start
-    if not tr_t or tr_t[-1] != float(t):
-        tr_t.append(float(t)), tr_phi.append(phi), tr_gap.append(gap)
+    if not trace or trace[-1][0] != float(t):
+        trace.append((float(t), phi, gap))
+    tr_t, tr_phi, tr_gap = (list(c) for c in zip(*trace))
     return {
         "t_eps": float(t_eps if t_eps is not None else cap),
         "censored": 0.0 if t_eps is not None else 1.0,
@@ -144,7 +135,7 @@ class FTRL(Method):
     """FTRL self-play (entropic = lazy MWU, or Euclidean), simultaneous or alternating."""
 
     name: ClassVar[str] = "ftrl"
-    regularizer: str = "entropic"  # "entropic" (MWU) or "euclidean"; paper: any permutation-invariant R
+    regularizer: str = "entropic"  # or "euclidean"; paper: any permutation-invariant R
     eta: float = 10.0  # learning rate; paper: any (even vanishing); our choice, see benchmark note
     alternating: bool = False  # paper's lower bound: simultaneous updates
     cap: int = 100_000  # iterate budget (our choice); t_eps = cap when censored

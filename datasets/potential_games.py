@@ -6,19 +6,31 @@ change of ``P``; identical-interest games (``A = B = P``) are the special case t
 two-player lower bound uses (arXiv 2601.23248).
 
 ``staircase`` (our instantiation; the paper's hard instance was not retrieved). The m x m
-identical-interest game whose only nonzero entries lie on the path
+identical-interest game built on the path of 2m-1 profiles
 
     (1,1) -> (1,2) -> (2,2) -> (2,3) -> ... -> (m-1,m) -> (m,m)
 
-with values ``v_k = (k + xi_k) / (2m)`` at the k-th profile, ``k = 1..2m-1``,
-``xi_k ~ U[-jitter/4, jitter/4]``. Values increase along the path by at least
-``(1 - jitter/2) / (2m) >= 1/(4m)``, stay inside (0, 1), and every other entry is 0. From
-(1,1) best responses walk the whole path: its length is ``2m - 2`` moves, it ends at the
-unique pure Nash equilibrium (m,m), and every profile on it before the end admits a
-deviation gain of at least ``1/(4m) > eps = 1/(8m)``. Under cumulative-payoff dynamics
-(FTRL, fictitious play) the incumbent action keeps the lead it built in the two previous
-periods, so each period lasts about ``v_{k-1} / (v_{k+1} - v_k) ~ k`` times the previous
-ones: the time to an eps-Nash equilibrium grows faster than exponentially in m.
+with values ``v_k = (k + xi_k) / (2m)`` at the k-th profile, ``xi_k ~ U[-jitter/4, jitter/4]``,
+so each step gains between ``(1 - jitter/2)/(2m)`` and ``(1 + jitter/2)/(2m)`` and all values
+stay in (0, 1). Next to each step sits a *guard* entry ``guard/m`` below the current value,
+where the player who does not move would go next: ``P(i, i+2) = P(i, i+1) - f`` and
+``P(i+1, i) = P(i, i) - f`` with ``f = guard / m``. Every other entry is 0.
+
+* Best responses from (1,1) walk the whole path (2m - 2 moves) to the unique pure Nash
+  equilibrium (m,m); before the end every path profile offers a gain of at least
+  ``3/(8m) > eps = 1/(8m)`` (with jitter <= 1/2).
+* The guards keep the waiting player's incentive alive while the mover mixes between its
+  old and new action. If the mover's step gains ``a`` and the waiting player's next step
+  gains ``b``, at mixture weight p the mover still gains ``(1-p) a`` and the waiting player
+  ``p b - (1-p) f``; the larger of the two is at least ``a b / (a + b + f)``, which is
+  ``9/(56m) > eps`` for ``f = 1/(8m)`` and steps ``>= 3/(8m)`` (jitter <= 1/2). So a smooth
+  learner cannot stop at an eps-Nash point halfway through a step (before the last one).
+  Without guards (``guard = 0``) it can.
+* Under cumulative-payoff dynamics (FTRL, fictitious play) a new action must first make up
+  the lead the incumbent built over earlier periods, so period lengths grow
+  geometrically along the path and the time to an eps-Nash equilibrium grows
+  exponentially in m (measured, see the benchmark; not proved for this instance).
+
 ``permute`` relabels both players' actions at random (a permutation-invariant learner
 cannot notice; lowest-index tie-breaking can).
 
@@ -51,10 +63,16 @@ def staircase_values(m: int, jitter: float, rng: np.random.Generator | None) -> 
     return (k + xi) / (2 * m)
 
 
-def staircase_matrix(values: np.ndarray, m: int) -> np.ndarray:
+def staircase_matrix(values: np.ndarray, m: int, guard: float = 0.0) -> np.ndarray:
+    """Path values on the staircase plus guard entries ``guard`` below their neighbours."""
     P = np.zeros((m, m))
     for (i, j), v in zip(staircase_path(m), values):
         P[i, j] = v
+    if guard > 0:
+        for i in range(m - 2):
+            P[i, i + 2] = P[i, i + 1] - guard  # column player's next column, seen from row i
+        for i in range(m - 1):
+            P[i + 1, i] = P[i, i] - guard  # row player's next row, seen from column i
     return P
 
 
@@ -92,15 +110,16 @@ class StaircaseGame(Dataset):
     name: ClassVar[str] = "staircase"
     m: int = 4  # actions per player; paper: m arbitrary (lower bound exp in m)
     eps_scale: float = 0.125  # eps = eps_scale / m; paper summary: no eps-NE for any eps <= 1/(8m)
-    jitter: float = 0.5  # random step perturbation (our choice; 0 gives the exact staircase)
+    jitter: float = 0.5  # random step perturbation in [0, 1] (our choice; 0: equal steps)
+    guard: float = 0.125  # guard entries guard/m below the path (our construction; < 3/8 needed)
     permute: bool = True  # random relabelling of actions (our choice)
-    prefix: int = 1  # rounds at the start profile before time 1 (our instantiation of the start)
+    prefix: int = 10  # rounds at the start profile before time 1 (our instantiation of the start)
 
     def make(self, seed: int) -> Instance:
         rng = np.random.default_rng(seed)
         m = int(self.m)
         values = staircase_values(m, self.jitter, rng)  # (2m-1,)
-        P0 = staircase_matrix(values, m)  # (m, m)
+        P0 = staircase_matrix(values, m, self.guard / m)  # (m, m)
         rows = rng.permutation(m) if self.permute else np.arange(m)
         cols = rng.permutation(m) if self.permute else np.arange(m)
         P = np.zeros((m, m))
@@ -122,7 +141,7 @@ class RandomPotentialGame(Dataset):
     m: int = 4  # actions per player (matched to the staircase sizes)
     eps_scale: float = 0.125  # eps = eps_scale / m, as for the staircase
     identical: bool = False  # True: A = B = P (identical interest)
-    prefix: int = 1  # rounds at a random start profile before time 1
+    prefix: int = 10  # rounds at a random start profile before time 1 (as for the staircase)
 
     def make(self, seed: int) -> Instance:
         rng = np.random.default_rng(seed)

@@ -11,9 +11,10 @@ from .api import Benchmark
 
 
 def _modules() -> list[ModuleType]:
+    from .benchmarks import ftrl_potential  # games
     from .benchmarks import ssd_duality  # attention
 
-    return [ssd_duality]
+    return [ssd_duality, ftrl_potential]
 
 
 _CACHE: dict[str, ModuleType] | None = None
