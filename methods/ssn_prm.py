@@ -144,10 +144,26 @@ def ssn_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, it0: in
 
 
 def _tail_ratio(residuals: list[float]) -> float | None:
-    """||R_K|| / ||R_{K-1}|| over the last step of a run (None when there was no step)."""
+    """||R(w_K)|| / ||R(w_{K-1})|| at the last step of the final SSN (or DRS) phase.
+
+    Superlinear convergence means this ratio tends to 0 as the tolerance shrinks;
+    a linear-rate method keeps it near its contraction factor (close to 1).
+    None when the phase took no step.
+    """
     if len(residuals) < 2 or residuals[-2] <= 0.0:
         return None
     return residuals[-1] / residuals[-2]
+
+
+def _with_residual_trace(out: dict, residuals: list[float]) -> dict:
+    """Attach ||R|| against the step index of the final SSN/DRS phase (last 200 steps)."""
+    tail = residuals[-200:]
+    if tail:
+        first = len(residuals) - len(tail)
+        out["traces"]["residual_vs_step"] = {"x": [float(first + k) for k in range(len(tail))],
+                                             "y": [float(r) for r in tail]}
+    out["ssn_steps"] = len(residuals) - 1 if residuals else 0
+    return out
 
 
 @dataclass
@@ -180,10 +196,9 @@ class SemismoothNewton(Method):
             res = drs_solve(game, w0, trace, tol_gap=self.tol_gap, max_iters=self.max_iters,
                             max_time_s=self.max_time_s)
         z = res["z"]
-        return trace.outputs(z[:n], z[n:], res["iters"], self.max_time_s, self.max_iters,
-                             ssn_last_ratio=_tail_ratio(res["residuals"]) if self.newton else None,
-                             ssn_newton_steps=len(res["residuals"]) - 1,
-                             residuals=res["residuals"][-50:])
+        out = trace.outputs(z[:n], z[n:], res["iters"], self.max_time_s, self.max_iters,
+                            tail_residual_ratio=_tail_ratio(res["residuals"]))
+        return _with_residual_trace(out, res["residuals"])
 
 
 def drs_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, *, tol_gap: float,
@@ -201,7 +216,7 @@ def drs_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, *, tol_
         if gap < best_gap:
             best_z, best_gap = z, gap
         trace.record(best_gap, it)
-    return {"w": w, "z": best_z, "gap": best_gap, "iters": it, "residuals": residuals[-50:]}
+    return {"w": w, "z": best_z, "gap": best_gap, "iters": it, "residuals": residuals}
 
 
 @dataclass
@@ -226,44 +241,53 @@ class HybridPRMSSN(Method):
         trace = GapTrace()
         game = DouglasRachfordGame(A, self.gamma_scale / np.linalg.norm(A, 2))
         prm = RegretMatchingState(A, predictive=True, alternation=True, averaging="linear")
+        self._last = self.prm_point == "last"
         switch, it, attempts = self.switch_gap, 0, 0
-        best = (float("inf"), None)
+        ssn_best = (float("inf"), None)  # best SSN point of the failed attempts
         final_residuals: list[float] = []
+        use_prm = True
         while it < self.max_iters and trace.elapsed() < self.max_time_s:
-            gap_avg = prm.step()
+            gap = self._prm_gap(prm, prm.step())
             it += 1
-            z_prm, gap = self._prm_point(prm, gap_avg)
-            if gap < best[0]:
-                best = (gap, z_prm)
-            trace.record(best[0], it)
-            if best[0] <= self.tol_gap:
+            use_prm = gap <= ssn_best[0]
+            trace.record(min(gap, ssn_best[0]), it)  # gap of the point run() would return now
+            if min(gap, ssn_best[0]) <= self.tol_gap:
                 break
             if gap > switch:
                 continue
             attempts += 1
+            z_prm = self._prm_point(prm)
             w0 = z_prm - game.gamma * game.apply_M(z_prm)  # lift (2)
             res = ssn_solve(game, w0, trace, it, tol_gap=self.tol_gap, max_iters=self.ssn_max_iters,
                             max_time_s=self.max_time_s, kappa=self.kappa, sigma=self.sigma,
                             max_backtracks=self.max_backtracks, stop_on_failure=True)
             it = res["iters"]
-            if res["gap"] < best[0]:
-                best = (res["gap"], res["z"])
-            if best[0] <= self.tol_gap:
+            if res["gap"] < ssn_best[0]:
+                ssn_best = (res["gap"], res["z"])
+            use_prm = gap <= ssn_best[0]
+            if ssn_best[0] <= self.tol_gap:
                 final_residuals = res["residuals"]
                 break
             switch *= 0.1
-        z = best[1]
-        if z is None:
-            x, y = prm.point()
+        if use_prm or ssn_best[1] is None:
+            z = self._prm_point(prm)
         else:
-            x, y = z[:n], z[n:]
-        return trace.outputs(x, y, it, self.max_time_s, self.max_iters,
-                             ssn_last_ratio=_tail_ratio(final_residuals),
-                             ssn_newton_steps=max(len(final_residuals) - 1, 0),
-                             ssn_attempts=attempts, prm_iters=prm.t, residuals=final_residuals)
+            z = ssn_best[1]
+        x, y = z[:n], z[n:]
+        out = trace.outputs(x, y, it, self.max_time_s, self.max_iters,
+                            tail_residual_ratio=_tail_ratio(final_residuals),
+                            ssn_attempts=attempts, prm_iters=prm.t)
+        return _with_residual_trace(out, final_residuals)
 
-    def _prm_point(self, prm: RegretMatchingState, gap_avg: float) -> tuple[np.ndarray, float]:
-        if self.prm_point == "last" or (self.prm_point == "best" and prm.last_gap < gap_avg):
-            return np.concatenate([prm.x, prm.y]), prm.last_gap
-        x, y = prm.point()
-        return np.concatenate([x, y]), gap_avg
+    def _use_last(self, prm: RegretMatchingState, gap_avg: float) -> bool:
+        return self.prm_point == "last" or (self.prm_point == "best" and prm.last_gap < gap_avg)
+
+    def _prm_gap(self, prm: RegretMatchingState, gap_avg: float) -> float:
+        self._last = self._use_last(prm, gap_avg)
+        return prm.last_gap if self._last else gap_avg
+
+    def _prm_point(self, prm: RegretMatchingState) -> np.ndarray:
+        """The PRM+ point whose gap ``_prm_gap`` last returned."""
+        if self._last:
+            return np.concatenate([prm.x, prm.y])
+        return np.concatenate(prm.point())

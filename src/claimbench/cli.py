@@ -148,6 +148,17 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_import(args) -> int:
+    from .importer import import_file
+    from .store import Store, default_store_path
+
+    known = set(_registry())
+    with Store(args.store or default_store_path()) as store:
+        added, present = import_file(store, Path(args.file), known)
+    print(f"imported {added} rows from {args.file} ({present} already in the store)")
+    return 0
+
+
 def cmd_report(args) -> int:
     from .report import write_reports
     from .store import Store, default_store_path
@@ -196,6 +207,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--output", "-o")
     s.add_argument("--store")
     s.set_defaults(fn=cmd_export)
+
+    s = sub.add_parser("import", help="merge results exported by a colleague (validated first)")
+    s.add_argument("file")
+    s.add_argument("--store")
+    s.set_defaults(fn=cmd_import)
 
     s = sub.add_parser("claims", help="check every claim against the store")
     s.add_argument("slugs", nargs="*")

@@ -13,8 +13,9 @@ from .api import Benchmark
 def _modules() -> list[ModuleType]:
     from .benchmarks import ftrl_potential  # games
     from .benchmarks import ssd_duality  # attention
+    from .benchmarks import ssn_prm  # games
 
-    return [ssd_duality, ftrl_potential]
+    return [ssd_duality, ssn_prm, ftrl_potential]
 
 
 _CACHE: dict[str, ModuleType] | None = None

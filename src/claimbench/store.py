@@ -203,9 +203,9 @@ class Store:
         rows = self.rows(benchmark)
         flat = []
         for r in rows:
-            d = {k: v for k, v in r.items() if k not in ("metrics", "traces", "file_hashes")}
-            d["dataset_params"] = json.dumps(r["dataset_params"], sort_keys=True)
-            d["method_params"] = json.dumps(r["method_params"], sort_keys=True)
+            d = {k: v for k, v in r.items() if k != "metrics"}
+            for col in ("dataset_params", "method_params", "traces", "file_hashes"):
+                d[col] = json.dumps(r[col], sort_keys=True)
             for name, value in (r["metrics"] or {}).items():
                 d[f"metric:{name}"] = value
             flat.append(d)

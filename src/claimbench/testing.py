@@ -7,6 +7,9 @@ from .grid import expand
 
 def run_grid_inline(bench: Benchmark, grid_name: str = "smoke", seeds: int | None = None) -> list[dict]:
     """Run every cell of a grid in this process; return one dict per cell (metrics and outputs)."""
+    from .worker import limit_threads
+
+    limit_threads()  # as in the runner's workers: BLAS oversubscription distorts timings
     rows = []
     cache: dict = {}
     for cell in expand(bench, grid_name, seeds=seeds):
