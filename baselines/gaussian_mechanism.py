@@ -76,6 +76,11 @@ class GaussianMechanism(Method):
     name: ClassVar[str] = "gaussian"
     composition: str = "tight"  # "tight" (exact, closed form) or "sequential" (eps/k, delta/k)
 
+    def applies_to(self, dataset) -> str | None:
+        if self.composition == "sequential" and getattr(dataset, "k", 1) == 1:
+            return "one invocation: sequential and tight composition coincide"
+        return None
+
     def run(self, data, seed: int) -> dict:
         t0 = time.perf_counter()
         k = int(data.get("k", 1))

@@ -11,11 +11,19 @@ from .api import Benchmark
 
 
 def _modules() -> list[ModuleType]:
-    from .benchmarks import ftrl_potential  # games
-    from .benchmarks import ssd_duality  # attention
-    from .benchmarks import ssn_prm  # games
+    from .benchmarks import (  # attention; games; privacy_estimation
+        autobidding_raic,
+        bandit_ot,
+        ftrl_potential,
+        gcf_layer,
+        sgg_dp,
+        ssd_duality,
+        ssn_prm,
+        triplet_dimension,
+    )
 
-    return [ssd_duality, ssn_prm, ftrl_potential]
+    return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
+            sgg_dp, triplet_dimension]
 
 
 _CACHE: dict[str, ModuleType] | None = None
