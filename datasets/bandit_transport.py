@@ -40,6 +40,10 @@ class TransportBandit:
         """Noisy cost of coupling ``plan`` at round t (0-based)."""
         return float(np.sum(self._cost * plan) + self._noise[t])
 
+    def pull_many(self, t: int, k: int, plan: np.ndarray) -> np.ndarray:
+        """The same coupling played at rounds t, ..., t + k - 1: k noisy costs, shape (k,)."""
+        return np.sum(self._cost * plan) + self._noise[t:t + k]
+
 
 def smooth_cost(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     X, Y = x[:, None], y[None, :]
@@ -126,6 +130,15 @@ class PlayLog:
         if self._next < len(self.rounds) and self._t == self.rounds[self._next]:
             self.saved.append(self.cum.tolist())
             self._next += 1
+
+    def add_many(self, plan: np.ndarray, k: int) -> None:
+        """The same coupling for k consecutive rounds."""
+        end = self._t + k
+        while self._next < len(self.rounds) and self.rounds[self._next] <= end:
+            self.saved.append((self.cum + (self.rounds[self._next] - self._t) * plan).tolist())
+            self._next += 1
+        self.cum += k * plan
+        self._t = end
 
     def outputs(self) -> dict:
         return {"checkpoints": self.rounds[: len(self.saved)].tolist(), "cum_plans": self.saved}

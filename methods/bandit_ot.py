@@ -13,7 +13,8 @@ R_T = sum_t <c*, pi_t> - T OT_{c*}(mu, nu).
     L2(mu x nu); then <c, pi> = <c, p>_{L2(mu x nu)} is an inner product. With an orthonormal
     basis (e_k) of L2(mu x nu), pi has coordinates a_k(pi) = sum_ij pi_ij e_k(x_i, y_j) and c has
     theta_k = <c, e_k>_{L2(mu x nu)}, so <c, pi> = a(pi)^T theta.
-(2) Regularised least squares: V_t = lam I + sum_{s<t} a_s a_s^T, theta_hat_t = V_t^{-1} sum a_s y_s.
+(2) Regularised least squares: V_t = lam I + sum_{s<t} a_s a_s^T,
+    theta_hat_t = V_t^{-1} sum_{s<t} a_s y_s.
 (3) Confidence ellipsoid (OFUL, Abbasi-Yadkori et al. 2011, Thm 2):
     C_t = {theta : ||theta - theta_hat_t||_{V_t} <= beta_t},
     beta_t = sigma sqrt(2 log(1/delta) + log(det V_t / lam^D)) + sqrt(lam) S, S >= ||c*||_{L2}.
@@ -24,8 +25,8 @@ R_T = sum_t <c*, pi_t> - T OT_{c*}(mu, nu).
 (5) Solving (4): the width term is concave in pi, so it is majorised by its tangent; minimising
     the majoriser is an entropic OT problem with the optimistic cost
     c_opt = theta_hat - beta V^{-1} a / ||a||_{V^{-1}} (the minimiser of (4)'s inner problem at
-    the current pi), solved by Sinkhorn (POT ``ot.sinkhorn``). Iterating is a
-    majorise-minimise (CCCP) descent on (4).
+    the current pi), an entropic OT problem (Sinkhorn's problem; solver: Deviation 5).
+    Iterating is a majorise-minimise (CCCP) descent on (4).
 (6) Functional regression for large supports: the basis is the tensor product of cosines
     cos(k pi x), k < K, orthonormalised in L2(mu) (resp. L2(nu)); with K >= n it spans all of
     L2(mu x nu) (the finite-dimensional case, d = nm), with K < n it is a truncated
@@ -36,8 +37,10 @@ Deviations:
    the CCCP solver (5) and the cosine basis (6) are our reading of "actions are constrained to
    this subspace by penalising optimism" and "functional regression techniques".
 2. (5) reaches a stationary point of the non-convex problem (4), not necessarily its global
-   minimiser; we run it from two starts (the previous play and the exact OT plan of theta_hat)
-   and keep the better objective.
+   minimiser; we run it from several starts (the previous play, the exact OT plan of theta_hat,
+   and the exact OT plans of ``n_starts`` random costs on the ellipsoid's boundary), refine the
+   ``n_polish`` best of them, and keep the best objective. Without the random starts the
+   search stalls at the greedy plan (seen in our first runs: linear regret).
 3. Rarely-switching OFUL (Abbasi-Yadkori et al. 2011, Sec. 5): the optimistic coupling is
    recomputed only when det V_t has grown by ``switch_ratio`` since the last recomputation
    (and eps_t is refreshed then); this changes the regret bound by a constant factor and keeps
@@ -45,7 +48,15 @@ Deviations:
 4. The truncation K of (6) is a fixed hyperparameter (the analytic-cost choice, where the
    dimension need only grow polylogarithmically in T); the paper's rule D(T) is not known to us.
    Bias from truncation is ignored by the confidence set (misspecified when the cost is rough).
-5. Sinkhorn is POT's log-stabilised variant with a warm start; eps0, lam, delta are our choices.
+5. The entropic OT step is solved by damped Newton on its semi-dual, warm-started at the exact
+   OT dual potential (POT ``ot.emd``), instead of Sinkhorn: POT's ``ot.sinkhorn`` needs
+   O(range/eps) iterations, ~40 ms a call at eps ~ 1e-3, too slow for hundreds of calls per run.
+   Both solve the same problem; ``solver="sinkhorn"`` selects POT's log-stabilised Sinkhorn and
+   a unit test checks they agree. eps0, lam, delta are our choices.
+6. The noise level sigma (Gaussian here, sub-Gaussian in OFUL) and the bound S = 1 on the cost
+   (entries in [0, 1], hence ||c||_{L2(mu x nu)} <= 1, also for its truncation) are given to the
+   learner. Couplings share their marginals, so c* is identified only up to f(x) + g(y); the
+   ridge leaves those directions at 0, which changes no decision.
 """
 from __future__ import annotations
 
@@ -103,12 +114,18 @@ class RidgeState:
         self.b = np.zeros(D)
         self.logdet = 0.0
 
-    def update(self, a: np.ndarray, y: float) -> None:
+    def update(self, a: np.ndarray, y: float, k: int = 1) -> None:
+        """Add k copies of the feature a whose observations sum to y (V += k a a^T)."""
         Va = self.Vinv @ a
-        denom = 1.0 + a @ Va
-        self.Vinv -= np.outer(Va, Va) / denom
+        denom = 1.0 + k * (a @ Va)
+        self.Vinv -= (k / denom) * np.outer(Va, Va)
         self.logdet += math.log(denom)  # matrix determinant lemma
         self.b += y * a
+
+    def rounds_until_growth(self, a: np.ndarray, ratio: float) -> int:
+        """Smallest k such that playing a k more times multiplies det V by more than ratio."""
+        q = a @ self.Vinv @ a
+        return int(math.floor((ratio - 1.0) / q)) + 1 if q > 0 else 2**62
 
     def theta(self) -> np.ndarray:
         return self.Vinv @ self.b
@@ -125,24 +142,71 @@ def kl_to_product(plan: np.ndarray, mu: np.ndarray, nu: np.ndarray) -> float:
     return float(np.sum(plan[mask] * np.log(plan[mask] / ref[mask])))
 
 
-def _reduced_duals(C: np.ndarray, warm) -> tuple[np.ndarray, np.ndarray]:
-    # Shift the duals so every row and column of C - f - g has a zero: no all-underflow row in
-    # exp(-(C - f - g) / eps), whatever eps.
-    f, g = (np.zeros(C.shape[0]), np.zeros(C.shape[1])) if warm is None else (warm[0], warm[1])
-    f = f + (C - f[:, None] - g[None, :]).min(axis=1)
-    g = g + (C - f[:, None] - g[None, :]).min(axis=0)
-    return f, g
+def _soft_semidual(g, C, mu, lognu, eps):
+    # Soft c-transform: rows of P are the conditional plans pi(. | x_i) for the potential g.
+    Z = (g[None, :] - C) / eps + lognu[None, :]  # (n, m)
+    zmax = Z.max(axis=1, keepdims=True)
+    W = np.exp(Z - zmax)
+    rs = W.sum(axis=1, keepdims=True)
+    return -eps * (mu @ (zmax[:, 0] + np.log(rs[:, 0]))), W / rs
 
 
-def entropic_plan(mu, nu, C, eps: float, warm=None, max_iter: int = 5000):
-    """argmin_pi <C, pi> + eps KL(pi | mu x nu) by POT's Sinkhorn; eps = 0 gives exact OT."""
+def entropic_newton(mu, nu, C, eps: float, g0: np.ndarray, tol: float = 1e-9,
+                    max_iter: int = 100):
+    """Entropic OT by damped Newton ascent on the semi-dual in g; None if it did not converge.
+
+    The semi-dual F(g) = <nu, g> - eps sum_i mu_i log sum_j nu_j exp((g_j - C_ij)/eps) is concave
+    with gradient nu - (column sums of the plan); rows of the plan are exact by construction.
+    """
+    m = len(nu)
+    lognu = np.log(nu)
+    g = g0.astype(float).copy()
+    F, P = _soft_semidual(g, C, mu, lognu, eps)
+    F += nu @ g
+    flat = np.ones((m, m)) / m  # fixes the free constant g + c
+    for _ in range(max_iter):
+        s = mu @ P
+        r = nu - s
+        res = np.abs(r).sum()
+        if res < tol:
+            return mu[:, None] * P, g
+        H = np.diag(s) - (P * mu[:, None]).T @ P  # minus eps times the Hessian, PSD
+        d = eps * np.linalg.solve(H + res * np.diag(nu) + flat * s.mean(), r)  # damped (LM)
+        step = 1.0
+        while True:
+            gn = g + step * d
+            Fn, Pn = _soft_semidual(gn, C, mu, lognu, eps)
+            Fn += nu @ gn
+            if Fn >= F + 1e-4 * step * (r @ d):
+                break
+            step *= 0.5
+            if step < 1e-8:  # at rounding level of F: accept a near-feasible plan, else give up
+                return (mu[:, None] * P, g) if res < 1e-7 else None
+        g, F, P = gn, Fn, Pn
+    return None
+
+
+def entropic_plan(mu, nu, C, eps: float, solver: str = "newton"):
+    """argmin_pi <C, pi> + eps KL(pi | mu x nu); eps = 0 gives the exact OT plan (POT ``ot.emd``).
+
+    ``solver="sinkhorn"`` is POT's log-stabilised ``ot.sinkhorn``. ``"newton"`` solves the same
+    problem by Newton on the semi-dual, started from the exact OT dual potential: a few
+    iterations at any eps, where Sinkhorn needs O(range(C)/eps) (Deviation 5); it falls back to
+    Sinkhorn if Newton does not converge.
+    """
     import ot
 
+    C = C - C.min()
+    exact, log = ot.emd(mu, nu, C, log=True)
     if eps <= 0:
-        return ot.emd(mu, nu, C), None
-    plan, log = ot.sinkhorn(mu, nu, C, eps, method="sinkhorn_stabilized", numItermax=max_iter,
-                            stopThr=1e-9, warmstart=_reduced_duals(C, warm), log=True, warn=False)
-    return plan, log["warmstart"]
+        return exact
+    if solver == "newton":
+        out = entropic_newton(mu, nu, C, eps, log["v"])
+        if out is not None:
+            return out[0]
+    warm = (log["u"], log["v"])
+    return ot.sinkhorn(mu, nu, C, eps, method="sinkhorn_stabilized", numItermax=100000,
+                       stopThr=1e-10, warmstart=warm, warn=False)
 
 
 def optimistic_objective(plan, mu, nu, E, theta_hat, Vinv, beta, eps) -> float:
@@ -153,9 +217,15 @@ def optimistic_objective(plan, mu, nu, E, theta_hat, Vinv, beta, eps) -> float:
 
 
 def optimistic_coupling(mu, nu, E, theta_hat, Vinv, beta: float, eps: float, starts,
-                        mm_iters: int = 3, tol: float = 1e-7, warm=None):
-    """Approximate minimiser of (4) by majorise-minimise (5) from each start; returns (plan, warm)."""
+                        mm_iters: int = 3, n_polish: int | None = None, tol: float = 1e-7,
+                        solver: str = "newton"):
+    """Approximate minimiser of (4): majorise-minimise (5) from the ``n_polish`` best starts."""
     shape = (len(mu), len(nu))
+
+    def objective(p):
+        return optimistic_objective(p, mu, nu, E, theta_hat, Vinv, beta, eps)
+
+    starts = sorted(starts, key=objective)[: n_polish or len(starts)]
     best_val, best_plan = math.inf, None
     for plan in starts:
         for _ in range(mm_iters):
@@ -163,15 +233,30 @@ def optimistic_coupling(mu, nu, E, theta_hat, Vinv, beta: float, eps: float, sta
             w = Vinv @ a
             width = math.sqrt(max(a @ w, 1e-300))
             theta_opt = theta_hat - beta * w / width  # minimiser over the ellipsoid at this a
-            new, warm = entropic_plan(mu, nu, cost_matrix(E, theta_opt, shape), eps, warm)
+            new = entropic_plan(mu, nu, cost_matrix(E, theta_opt, shape), eps, solver)
             moved = np.abs(new - plan).max()
             plan = new
             if moved < tol:
                 break
-        val = optimistic_objective(plan, mu, nu, E, theta_hat, Vinv, beta, eps)
+        val = objective(plan)
         if val < best_val:
             best_val, best_plan = val, plan
-    return best_plan, warm
+    return best_plan
+
+
+def ellipsoid_starts(mu, nu, E, theta_hat, Vinv, beta: float, k: int, rng) -> list:
+    """Exact OT plans of theta_hat and of k random costs on the boundary of the ellipsoid (3).
+
+    Each is the best response to one member of C_t, hence a vertex the optimistic problem (4)
+    may pick; they seed the local search (5) (Deviation 2).
+    """
+    shape = (len(mu), len(nu))
+    L = np.linalg.cholesky(Vinv + 1e-12 * np.eye(len(theta_hat)))  # V^{-1} = L L^T
+    thetas = [theta_hat]
+    for _ in range(k):
+        u = rng.standard_normal(len(theta_hat))
+        thetas.append(theta_hat + beta * L @ (u / np.linalg.norm(u)))
+    return [entropic_plan(mu, nu, cost_matrix(E, th, shape), 0.0) for th in thetas]
 
 
 # -- the algorithm ------------------------------------------------------------------------------
@@ -187,31 +272,39 @@ class OptimisticEntropicOT(Method):
     max_basis: int | None = 4  # cosines per axis K; >= n means the full basis (Deviation 4)
     switch_ratio: float = 2.0  # recompute when det V doubles (Abbasi-Yadkori et al. 2011, Sec. 5)
     mm_iters: int = 3  # majorise-minimise steps per start (our choice)
+    n_starts: int = 8  # random starts on the ellipsoid's boundary for (5) (our choice)
+    n_polish: int = 2  # starts (best objective first) refined by (5) (our choice)
+    solver: str = "newton"  # entropic OT solver: "newton" or POT "sinkhorn" (Deviation 5)
 
     def run(self, data, seed: int) -> dict:
         import ot  # noqa: F401  (fail early if POT is missing)
 
         t0 = time.perf_counter()
+        rng = np.random.default_rng(seed)
         mu, nu, T = data.mu, data.nu, data.horizon
         shape = (len(mu), len(nu))
         E = coupling_basis(mu, nu, data.x, data.y, self.max_basis)  # (n m, D)
         ridge = RidgeState(E.shape[1], self.lam)
         S = self.norm_bound * data.cost_bound
         log = PlayLog(T, shape)
-        plan, warm = np.outer(mu, nu), None
-        last_logdet, n_switch = -math.inf, 0
-        for t in range(1, T + 1):
-            if ridge.logdet - last_logdet > math.log(self.switch_ratio):
-                theta_hat = ridge.theta()
-                beta = confidence_radius(data.noise_sd, self.delta, ridge.logdet, self.lam, S)
-                eps = self.eps0 / math.sqrt(t)
-                greedy, _ = entropic_plan(mu, nu, cost_matrix(E, theta_hat, shape), 0.0)
-                plan, warm = optimistic_coupling(mu, nu, E, theta_hat, ridge.Vinv, beta, eps,
-                                                 (plan, greedy), self.mm_iters, warm=warm)
-                last_logdet, n_switch = ridge.logdet, n_switch + 1
-            y = data.pull(t - 1, plan)
-            ridge.update(coordinates(E, plan), y)
-            log.add(plan)
+        plan = np.outer(mu, nu)
+        t, n_switch = 1, 0
+        while t <= T:
+            # Rarely switching: the play is fixed until det V has grown by switch_ratio, so a
+            # whole block of rounds is one rank-one update (same decisions as round by round).
+            theta_hat = ridge.theta()
+            beta = confidence_radius(data.noise_sd, self.delta, ridge.logdet, self.lam, S)
+            eps = self.eps0 / math.sqrt(t)
+            starts = [plan] + ellipsoid_starts(mu, nu, E, theta_hat, ridge.Vinv, beta,
+                                               self.n_starts, rng)
+            plan = optimistic_coupling(mu, nu, E, theta_hat, ridge.Vinv, beta, eps,
+                                       starts, self.mm_iters, self.n_polish, solver=self.solver)
+            n_switch += 1
+            a = coordinates(E, plan)
+            k = min(ridge.rounds_until_growth(a, self.switch_ratio), T - t + 1)
+            ridge.update(a, float(np.sum(data.pull_many(t - 1, k, plan))), k)
+            log.add_many(plan, k)
+            t += k
         out = log.outputs()
         out.update(time_s=time.perf_counter() - t0, n_recompute=n_switch, dim=E.shape[1])
         return out

@@ -44,9 +44,18 @@ def test_ridge_recovers_known_linear_cost():
     sampler = CouplingSampler(mu, nu, rng)
     A = np.array([coordinates(E, sampler.draw(5)) for _ in range(400)])  # (400, 9)
     y_clean = A @ theta
-    # Noiseless, tiny ridge: the least-squares solution is the cost itself.
-    est = ridge_estimate(A, y_clean, lam=1e-9)
-    assert np.allclose(cost_matrix(E, est, (3, 3)), c, atol=1e-4)
+    # Noiseless, tiny ridge. Couplings share their marginals, so <c, pi> only identifies c up
+    # to f(x) + g(y): the estimate must agree with c after double centring, and in every
+    # prediction.
+    est = cost_matrix(E, ridge_estimate(A, y_clean, lam=1e-9), (3, 3))
+
+    def centred(m):
+        return m - m.mean(axis=0, keepdims=True) - m.mean(axis=1, keepdims=True) + m.mean()
+
+    assert np.allclose(centred(est), centred(c), atol=1e-4)
+    fresh = sampler.draw(20)
+    assert np.sum(est * fresh) == pytest.approx(np.sum(c * fresh), abs=1e-5)
+    assert np.allclose(ot.emd(mu, nu, est), ot.emd(mu, nu, c), atol=1e-9)
     # The online Sherman-Morrison form agrees with the batch form, with noise and lam = 1.
     noisy = y_clean + 0.01 * rng.standard_normal(len(y_clean))
     state = RidgeState(9, 1.0)
@@ -71,11 +80,11 @@ def test_zero_width_optimistic_coupling_is_exact_ot():
     assert np.abs(plan_eps - ot.emd(mu, nu, c)).max() < 1e-6
 
 
-@pytest.mark.parametrize("eps", [0.5, 0.05, 0.01])
+@pytest.mark.parametrize("eps", [0.5, 0.1, 0.03])
 def test_newton_entropic_plan_matches_pot_sinkhorn(eps):
     mu, nu, x, y, rng = _marginals(6, 5, seed=3)
     C = 2 * rng.random((6, 5))
-    ref = ot.sinkhorn(mu, nu, C, eps, method="sinkhorn_log", numItermax=100000, stopThr=1e-12)
+    ref = ot.sinkhorn(mu, nu, C, eps, numItermax=200000, stopThr=1e-13)
     assert np.allclose(entropic_plan(mu, nu, C, eps, "newton"), ref, atol=1e-8)
     assert np.allclose(entropic_plan(mu, nu, C, eps, "sinkhorn"), ref, atol=1e-7)
 
