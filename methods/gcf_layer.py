@@ -2,22 +2,24 @@
 
 Paper: "Universal Representation of Generalized Convex Functions and their Gradients",
 Moeen Nehzati, arXiv 2509.04477, https://arxiv.org/abs/2509.04477 (text read: arXiv v2 HTML,
-abstract and introduction; the author's code MoeenNehzati/gconvex, commit 806598d "the version
-with the runs in the paper", scripts/mech_design.py, mech_design/mechanism.py, tools/utils.py).
+abstract and introduction only; Table I could not be retrieved offline). Hyperparameters come
+from the author's code MoeenNehzati/gconvex: commit 806598d "the version with the runs in the
+paper" (scripts/mech_design.py, mech_design/mechanism.py, models/finite_model.py,
+tools/utils.py) and HEAD 85a5da4 (scripts/solve_mechanisms.py, menu size 6d + 5).
 
 Implemented:
   (1) The finitely Y-convex layer  f(x) = max_j [ k(x, y_j) - b_j ],  j = 0..J, with learnable
       points y_j and intercepts b_j (a convex parameter set for the intercepts).
   (2) Its smoothing: softmax weights w_j(x) = softmax_j(tau_eff * s_j(x)), s_j = k(x,y_j) - b_j,
       with tau_eff = clip(tau / span(s), tau, 5000) as in the code's `moded_max(mode="soft")`,
-      and the temperature annealed from `temp_init` to `temp` over `temp_warmup_steps` steps.
+      and the temperature annealed (cosine) from `temp_init` to `temp` over `temp_warmup_steps`.
   (3) Auctions (single additive buyer, n goods): k(x, y) = <x, y>, y_j in [0,1]^n an allocation,
       b_j its price, plus a default option (y_0 = 0, b_0 = 0). Utility u(x) = f(x) is convex, the
       buyer picks j*(x) = argmax_j s_j(x); IC and IR hold by construction with the hard max.
       Soft revenue  R = mean_i sum_j w_ij b_j  (code: revenue = k(x, choice) - v), maximised by
       Adam with closed-form gradients:
-         dR_i/ds_ij = tau_i w_ij (b_j - R_i),  dR_i/db_j = w_ij - tau_i w_ij (b_j - R_i),
-         dR_i/dy_j  = tau_i w_ij (b_j - R_i) x_i.
+         dR_i/ds_ij = tau_i w_ij (b_j - R_i) + (term through tau_i = temp / span_i),
+         dR_i/db_j = w_ij - dR_i/ds_ij,  dR_i/dy_j = dR_i/ds_ij x_i.
       With `symmetric=True` (code: sorted_model=True) the menu is the closure of {(y_j, b_j)}
       under permutations of the goods: types and points are sorted, and by the rearrangement
       inequality <sort(x), sort(y_j)> = max_sigma <x, sigma(y_j)>, still a finitely Y-convex f.
@@ -29,14 +31,15 @@ Implemented:
       min: D_hard(psi) <= OT (weak duality). The Monge map is x -> y_{argmin_j}.
 
 Deviations:
-  1. numpy with hand-written gradients instead of torch autograd; tau_eff is treated as a
-     constant in the backward pass (the code back-propagates through the span).
-  2. Sorted points are parameterised by products of sigmoids (y_(n) = sig(r_n),
-     y_(k) = y_(k+1) sig(r_k)), which keeps 0 <= y_(1) <= ... <= y_(n) <= 1; the code uses a
-     cumulative sum of softplus increments with clamping to [y_min, y_max].
+  1. numpy with hand-written gradients instead of torch autograd (same gradient, including the
+     path through the span-adaptive temperature).
+  2. Sorted points follow the code (cumsum of softplus increments, each coordinate rescaled
+     across the menu to [0, 1]); the rescaling can unsort a point, so the evaluated menu sorts
+     every y_j (the permutation closure stays IC); the code uses the unsorted point as is.
+     With symmetric=False, y = sigmoid(r) (ours; the code leaves y unconstrained there).
   3. Default option has utility 0 (code: intercept -4*epsilon = utility 2e-3 margin); no
      ReduceLROnPlateau scheduler, no convergence-based early stop, full-batch steps.
-  4. Initialisation is ours: sorted uniform points, price 0.5 per unit of allocation.
+  4. Initialisation as in the code: raw points N(0, 1), prices 0 (no quantile warm start).
   5. OT: the layer's points are fixed to the target sample (semi-discrete dual); the paper also
      learns Y for continuous targets. Step size, temperature and steps for OT are our choice.
   6. Scale (steps, samples, menu size) is reduced in the quick grid; see the benchmark grids.
@@ -57,8 +60,12 @@ from claimbench.api import Method
 
 
 def code_menu_size(n_goods: int) -> int:
-    """Menu size rule of scripts/mech_design.py: int(2 + 275 (1 - exp(-0.015 (d - 1))))."""
-    return max(2, int(2 + 275 * (1 - math.exp(-0.015 * (n_goods - 1)))))
+    """Menu size rule of scripts/solve_mechanisms.py (HEAD): 6 d + 5 points plus the default.
+
+    (The older rule of commit 806598d, int(2 + 275 (1 - exp(-0.015 (d - 1)))), gives 2 and 6
+    points for d = 1, 2; at 6 points for d = 2 our runs got stuck at the bundle price.)
+    """
+    return 6 * n_goods + 5
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -170,15 +177,30 @@ def sorted_points_backward(r: np.ndarray, y: np.ndarray, gy: np.ndarray) -> np.n
     return sigmoid(r) * np.cumsum(gS[:, ::-1], axis=1)[:, ::-1]
 
 
-def soft_revenue_and_grads(x: np.ndarray, y: np.ndarray, b: np.ndarray, temp: float):
-    """Soft revenue of the menu plus default, and its gradients w.r.t. y (J, n) and b (J,)."""
+def soft_revenue_and_grads(x: np.ndarray, y: np.ndarray, b: np.ndarray, temp: float,
+                           max_temp: float = 5000.0):
+    """Soft revenue of the menu plus default, and its gradients w.r.t. y (J, n) and b (J,).
+
+    The gradient includes the path through tau_eff = clip(temp / span, temp, max_temp), as
+    autograd does in the code: d tau / d s = -temp / span^2 (e_argmax - e_argmin) inside the clip.
+    """
     n = len(x)
     scores = np.concatenate([np.zeros((n, 1)), x @ y.T - b[None, :]], axis=1)  # (N, J+1)
-    tau = effective_temperature(scores, temp)  # (N, 1)
+    hi, lo = scores.argmax(axis=1), scores.argmin(axis=1)
+    rows = np.arange(n)
+    span = scores[rows, hi] - scores[rows, lo]  # (N,)
+    span_c = np.maximum(span, 1e-3)
+    raw = temp / span_c
+    tau = np.clip(raw, temp, max_temp)[:, None]  # (N, 1)
     w = softmax_rows(tau * scores)  # (N, J+1)
     bb = np.concatenate([[0.0], b])  # (J+1,)
     rev_i = w @ bb  # (N,)
-    ds = tau * w * (bb[None, :] - rev_i[:, None])  # (N, J+1): dR_i/ds_ij
+    dev = w * (bb[None, :] - rev_i[:, None])  # (N, J+1)
+    ds = tau * dev  # (N, J+1): dR_i/ds_ij at fixed tau
+    live = (raw > temp) & (raw < max_temp) & (span > 1e-3)  # where tau_eff moves with the span
+    dtau = np.where(live, (dev * scores).sum(axis=1) * (-temp / span_c ** 2), 0.0)  # (N,)
+    np.add.at(ds, (rows, hi), dtau)
+    np.add.at(ds, (rows, lo), -dtau)
     ds = ds[:, 1:]  # (N, J)
     gb = (w[:, 1:] - ds).mean(axis=0)  # (J,)
     gy = ds.T @ x / n  # (J, n)
@@ -190,7 +212,7 @@ class GCFAuction(Method):
     """Learn a menu (the finitely Y-convex utility) by maximising soft revenue."""
 
     name: ClassVar[str] = "gcf_layer"
-    menu_size: int = 0  # 0 = the code's rule code_menu_size(n) (scripts/mech_design.py)
+    menu_size: int = 0  # 0 = the code's rule code_menu_size(n) = 6n + 5 (solve_mechanisms.py)
     symmetric: bool = True  # code: sorted_model=True
     temp: float = 60.0  # code: temp = 60.
     temp_init: float = 1.0  # code: temp_schedule_initial = 1.0

@@ -1,0 +1,193 @@
+"""Benchmark: the finitely Y-convex (GCF) layer for optimal auctions and general-cost OT.
+
+Auctions: one additive buyer with i.i.d. U[0,1] values for n goods. Every mechanism is fitted on
+the training sample and its revenue is measured with the buyer's utility-maximising (hard-max)
+choice on a fresh test sample kept in ``truth``. References: Myerson (n = 1), Manelli-Vincent
+(n = 2) and the Straight-Jacket Auction (n <= 6), the optimum the paper's Table I compares with.
+OT: Gaussian-mixture point clouds, cost ||x - y||^p; the layer's dual value is compared with
+the exact optimum from POT.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.exact_ot import ExactOT
+from claimbench.baselines.input_convex_network import ICNNAuction, icnn_revenue
+from claimbench.baselines.known_optimal_auctions import SJA_REVENUE, SizeBasedPricing
+from claimbench.baselines.posted_prices import PostedPrice
+from claimbench.checks import Better, Value
+from claimbench.datasets.auction_buyers import UniformAdditiveBuyer
+from claimbench.datasets.transport_problems import GaussianMixtureOT
+from claimbench.methods.gcf_layer import GCFAuction, GCFTransport, menu_revenue
+
+
+def _revenue(instance, outputs) -> float | None:
+    mech = outputs.get("mechanism")
+    if mech is None:
+        return None
+    test = instance.truth["test_values"]
+    if mech["kind"] == "menu":
+        return menu_revenue(test, mech["y"], mech["b"], mech["symmetric"])
+    if mech["kind"] == "icnn":
+        params = {k: np.asarray(v) for k, v in mech["params"].items()}
+        return icnn_revenue(test, params, mech["beta"])
+    return None
+
+
+def _revenue_ratio_sja(instance, outputs) -> float | None:
+    rev = _revenue(instance, outputs)
+    ref = SJA_REVENUE.get(instance.truth["n_goods"]) if rev is not None else None
+    return None if ref is None else rev / ref
+
+
+def _ot_rel_gap(instance, outputs) -> float | None:
+    if "ot_cost" not in outputs:
+        return None
+    ref = instance.truth["ot_cost"]
+    return abs(ref - outputs["ot_cost"]) / ref
+
+
+def _map_err(instance, outputs) -> float | None:
+    """Mean distance between the method's and the exact plan's target, over the mean step."""
+    if "map_index" not in outputs:
+        return None
+    y = instance.truth["y"]
+    exact = y[instance.truth["exact_map"]]  # (N, d)
+    got = y[np.asarray(outputs["map_index"])]  # (N, d)
+    scale = np.linalg.norm(exact - exact.mean(axis=0), axis=1).mean()
+    return float(np.linalg.norm(got - exact, axis=1).mean() / scale)
+
+
+METRICS = (
+    Metric("revenue", _revenue, True, "expected revenue, hard-max choice on the fresh test sample"),
+    Metric("revenue_ratio_sja", _revenue_ratio_sja, True, "revenue / SJA (optimal) revenue"),
+    Metric("ot_rel_gap", _ot_rel_gap, False, "|OT* - reported cost| / OT*"),
+    Metric("map_err", _map_err, False, "mean |T(x) - T*(x)| / mean spread of the target"),
+    output_metric("time_s", description="fit time in seconds"),
+)
+
+TOL = 0.02  # brief for this benchmark: 2% relative, fixed before any run
+
+
+def _table_claim(n: int, paper_value: str) -> Claim:
+    return Claim(
+        id=f"c{n}_revenue_n{n}",
+        where="Table I",
+        text=f"the learned mechanism's revenue for {n} U[0,1] good(s) matches the optimum",
+        paper_value=paper_value,
+        check=Value(method="gcf_layer", metric="revenue", target=round(SJA_REVENUE[n], 4),
+                    tol=TOL, rel=True, where={"dataset": "uniform_buyer", "n_goods": n}),
+        note=("Target = the known optimum the paper compares with (Myerson 0.25, Manelli-Vincent "
+              "0.5492, SJA for n >= 3 from our evaluation of the optimal size-based pricing; "
+              "see baselines/known_optimal_auctions.py). The paper's own learned revenues in "
+              "Table I could not be retrieved offline; tolerance 2% relative, fixed beforehand."),
+    )
+
+
+CLAIMS = (
+    _table_claim(1, "0.25 (Myerson optimum, price 0.5)"),
+    _table_claim(2, "0.5492 (Manelli-Vincent optimum)"),
+    _table_claim(3, "SJA optimum (our evaluation 0.8750)"),
+    _table_claim(4, "SJA optimum (our evaluation 1.2198)"),
+    _table_claim(5, "SJA optimum (our evaluation 1.5766)"),
+    _table_claim(6, "SJA optimum (our evaluation 1.9428)"),
+    Claim(
+        id="c7_beats_bundle",
+        where="Sec. on auctions (learning optimal multi-good auctions)",
+        text="the learned menu earns more than the best grand-bundle price",
+        check=Better(method="gcf_layer", baseline="bundle_price", metric="revenue",
+                     where={"dataset": "uniform_buyer", "n_goods": (2, 3)}),
+        note=("Implied, not printed: for n = 2, 3 the optimum (0.5492, 0.875) exceeds the best "
+              "bundle price (0.5443, 0.848), so a near-optimal learned menu must beat it."),
+    ),
+    Claim(
+        id="c8_ot_cost",
+        where="Sec. on optimal transport with general costs",
+        text="the layer turns the min-max OT problem into a single-level one that recovers the OT cost",
+        check=Value(method="gcf_ot", metric="ot_rel_gap", hi=0.02,
+                    where={"dataset": "gmm_ot"}),
+        note="Threshold from the research note (within 2% of EMD); the paper reports plots, no number.",
+    ),
+)
+
+_AUCTION_QUICK = dict(n_train=2000, n_test=100_000)
+_OT_QUICK = dict(dim=[2], cost_power=[1.5, 3.0], n_points=[200])
+
+GRIDS = {
+    "smoke": Grid(
+        datasets=(cfg(UniformAdditiveBuyer, n_goods=2, n_train=400, n_test=20_000),
+                  cfg(GaussianMixtureOT, dim=2, n_points=40)),
+        seeds=1,
+        methods=(
+            cfg(GCFAuction, label="gcf_layer", n_steps=60, temp_warmup_steps=20),
+            cfg(PostedPrice, label="separate_price", kind="separate"),
+            cfg(PostedPrice, label="bundle_price", kind="bundle"),
+            cfg(SizeBasedPricing, label="sja", max_iter=200, restarts=1),
+            cfg(ICNNAuction, label="icnn", n_hidden=8, n_steps=40),
+            cfg(GCFTransport, label="gcf_ot", n_steps=100, temp_warmup_steps=50),
+            cfg(ExactOT, label="exact_ot"),
+        ),
+        note="wiring check only",
+    ),
+    "quick": Grid(
+        datasets=sweep(UniformAdditiveBuyer, n_goods=[1, 2, 3], **{k: [v] for k, v in _AUCTION_QUICK.items()})
+        + sweep(GaussianMixtureOT, **_OT_QUICK),
+        seeds=5,
+        methods=(
+            cfg(GCFAuction, label="gcf_layer", n_steps=1500),
+            cfg(PostedPrice, label="separate_price", kind="separate"),
+            cfg(PostedPrice, label="bundle_price", kind="bundle"),
+            cfg(SizeBasedPricing, label="sja"),
+            cfg(ICNNAuction, label="icnn", n_hidden=16, n_steps=800),
+            cfg(GCFTransport, label="gcf_ot", n_steps=1000, temp_warmup_steps=500),
+            cfg(ExactOT, label="exact_ot"),
+        ),
+        note=("scaled down: 2000 training types, 1500 Adam steps (paper code: 10k types, 20k "
+              "steps), n <= 3 goods; OT on 200-point clouds in 2-D"),
+    ),
+    "full": Grid(
+        datasets=sweep(UniformAdditiveBuyer, n_goods=[1, 2, 3, 4, 5, 6])
+        + sweep(GaussianMixtureOT, dim=[2, 4], cost_power=[1.5, 3.0], n_points=[1000]),
+        seeds=5,
+        methods=(
+            cfg(GCFAuction, label="gcf_layer"),
+            cfg(PostedPrice, label="separate_price", kind="separate"),
+            cfg(PostedPrice, label="bundle_price", kind="bundle"),
+            cfg(SizeBasedPricing, label="sja"),
+            cfg(ICNNAuction, label="icnn"),
+            cfg(GCFTransport, label="gcf_ot", n_steps=4000),
+            cfg(ExactOT, label="exact_ot"),
+        ),
+        note="the code's scale: 10k training types, 20k steps, menus of 6n + 5 points, n = 1..6",
+    ),
+}
+
+BENCHMARK = Benchmark(
+    slug="gcf_layer",
+    paper=Paper(
+        title="Universal Representation of Generalized Convex Functions and their Gradients",
+        arxiv="2509.04477",
+        url="https://arxiv.org/abs/2509.04477",
+        version="arXiv v2 (abstract/introduction) + author's code MoeenNehzati/gconvex",
+        authors="Moeen Nehzati",
+    ),
+    area="games",
+    fidelity="scaled_down",
+    methods=(GCFAuction, GCFTransport),
+    baselines=(PostedPrice, SizeBasedPricing, ICNNAuction, ExactOT),
+    datasets=(UniformAdditiveBuyer, GaussianMixtureOT),
+    metrics=METRICS,
+    primary_metric="revenue",
+    claims=CLAIMS,
+    grids=GRIDS,
+    description=("Finitely Y-convex layer max_j [k(x, y_j) - b_j] with an annealed soft max, used "
+                 "as a buyer's utility (menu auction, IC by construction) and as a c-concave OT "
+                 "potential; revenue is measured with the hard max on fresh types."),
+    fidelity_note=("The paper's algorithm and the code's hyperparameters (temperature 60 with "
+                   "cosine warm-up from 1, Adam lr 0.05, sorted/symmetric menus) in numpy with "
+                   "hand-written gradients; the quick grid trains on 2000 types for 1500 steps "
+                   "and stops at 3 goods, the full grid uses the code's 10k types, 20k steps, "
+                   "1..6 goods. The paper's Table I values were not retrievable offline, so "
+                   "targets are the optima it compares with (Myerson, Manelli-Vincent, SJA)."),
+)
