@@ -23,19 +23,32 @@ def _fmt(v) -> str:
     return f"{v:.4g}"
 
 
-def _stamp(store, slug: str) -> str:
+def _provenance(store, slug: str) -> dict:
+    """Where the newest run behind a benchmark's rows came from."""
     runs = {r["run_id"]: r for r in store.runs()}
     ids = {r["run_id"] for r in store.rows(slug)}
     used = [runs[i] for i in ids if i in runs]
     if not used:
-        return "no runs"
+        return {}
     last = max(used, key=lambda r: r["started_at"])
     prov = last["provenance"]
-    commit = (prov.get("git_commit") or "unknown")[:12] + (" (dirty tree)" if prov.get("git_dirty") else "")
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(last["started_at"]))
-    return (f"Generated from the results store; newest run {when}, commit {commit}, "
-            f"claimbench {prov.get('claimbench')}, Python {prov.get('python')}, "
-            f"{prov.get('cpu', '')}.")
+    return {
+        "commit": (prov.get("git_commit") or "unknown")[:12]
+        + (" (dirty tree)" if prov.get("git_dirty") else ""),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(last["started_at"])),
+        "machine": f"{prov.get('cpu', '')}, {prov.get('platform', '')}",
+        "python": prov.get("python", ""),
+        "claimbench": prov.get("claimbench", ""),
+        "command": last.get("command") or "",
+    }
+
+
+def _stamp(prov: dict) -> str:
+    if not prov:
+        return "no runs"
+    return (f"Generated from the results store; newest run {prov['date']}, commit "
+            f"{prov['commit']}, claimbench {prov['claimbench']}, Python {prov['python']}, "
+            f"{prov['machine'].split(',')[0]}.")
 
 
 def summaries(bench: Benchmark, rows: list[dict]) -> dict:
@@ -176,7 +189,7 @@ def results_csv(bench: Benchmark, summ: dict) -> str:
     return buf.getvalue()
 
 
-def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], list[ClaimResult]]:
+def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tuple]:
     from .plots import plot_benchmark
 
     rows = store.rows(bench.slug)
@@ -184,7 +197,8 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], lis
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.png"):
         old.unlink()
-    stamp = _stamp(store, bench.slug)
+    prov = _provenance(store, bench.slug)
+    stamp = _stamp(prov)
     summ = summaries(bench, rows)
     results = evaluate_benchmark(bench, rows)
     files = {
@@ -197,8 +211,9 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], lis
     for name, text in files.items():
         (folder / name).write_text(text)
         written.append(folder / name)
-    written += plot_benchmark(bench, rows, summ, results, folder)
-    return written, results
+    plots = plot_benchmark(bench, rows, summ, results, folder)
+    written += plots
+    return written, (bench, results, summ, [p.name for p in plots], prov, stamp)
 
 
 def index_md(verdicts: dict[str, dict[str, int]], benches: dict[str, Benchmark]) -> str:
@@ -229,14 +244,17 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
     written: list[Path] = []
     stored = set(store.benchmarks())
     verdicts: dict[str, dict[str, int]] = {}
+    pages: dict[str, tuple] = {}
     for b in benches:
         if b.slug not in stored:
             continue
-        files, results = write_benchmark(b, store, out)
+        files, page = write_benchmark(b, store, out)
+        results = page[1]
         written += files
         verdicts[b.slug] = defaultdict(int)
         for r in results:
             verdicts[b.slug][r.verdict] += 1
+        pages[b.slug] = page
     # The index counts verdicts of every registered benchmark with results, not only these.
     if all_benches is None:
         from . import registry
@@ -249,4 +267,15 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
                 verdicts[slug][r.verdict] += 1
     (out / "README.md").write_text(index_md(verdicts, all_benches))
     written.append(out / "README.md")
+    # The site gets a page for every benchmark with results, rebuilt from the store.
+    for slug, b in all_benches.items():
+        if slug not in pages and slug in stored:
+            rows = store.rows(slug)
+            prov = _provenance(store, slug)
+            plots = sorted(p.name for p in (out / slug).glob("*.png"))
+            pages[slug] = (b, evaluate_benchmark(b, rows), summaries(b, rows), plots, prov,
+                           _stamp(prov))
+    from .site import write_site
+
+    written += write_site(out, pages, all_benches, verdicts)
     return written

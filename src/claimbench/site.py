@@ -1,0 +1,212 @@
+"""A static leaderboard site under reports/site/: works offline from file://, no CDN, no server.
+
+Every name and value from data is HTML-escaped here, when the page is written; the page's
+script only reorders and hides rows that already exist, it never builds markup from data.
+"""
+from __future__ import annotations
+
+import shutil
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from .api import Benchmark
+from .claims import VERDICTS, ClaimResult
+from .papers import AREAS, PAPERS
+from .render import html_escape as esc
+
+CSS = """
+:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--head:#f6f8fa}
+*{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;
+color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:1rem}
+a{color:#0550ae}a:focus,button:focus,input:focus,select:focus{outline:3px solid #0969da;outline-offset:1px}
+h1{font-size:1.5rem;margin:.2rem 0 .6rem}h2{font-size:1.2rem;margin-top:1.6rem}
+.muted{color:var(--muted)}.controls{display:flex;flex-wrap:wrap;gap:.6rem;margin:.8rem 0}
+.controls label{display:flex;flex-direction:column;font-size:.85rem;color:var(--muted)}
+input,select{font:inherit;padding:.3rem .4rem;border:1px solid var(--line);border-radius:4px}
+.table-wrap{overflow-x:auto;border:1px solid var(--line);border-radius:6px}
+table{border-collapse:collapse;width:100%;font-size:.9rem}
+th,td{padding:.4rem .55rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{background:var(--head);white-space:nowrap}th button{all:unset;cursor:pointer;font-weight:600}
+th button::after{content:" \\2195";color:var(--muted)}th[aria-sort=ascending] button::after{content:" \\2191"}
+th[aria-sort=descending] button::after{content:" \\2193"}
+.badge{display:inline-block;border-radius:10px;padding:0 .5rem;margin:0 .15rem .15rem 0;font-size:.8rem;
+white-space:nowrap;border:1px solid transparent}
+.v-reproduced{background:#dafbe1;border-color:#4ac26b}.v-not_reproduced{background:#ffebe9;border-color:#ff8182}
+.v-inconclusive{background:#fff8c5;border-color:#d4a72c}.v-vacuous{background:#fbefff;border-color:#c297ff}
+.v-not_run,.v-error{background:#eaeef2;border-color:#afb8c1}.ext{font-size:.75rem;background:#ddf4ff;
+border-radius:8px;padding:0 .4rem;margin-left:.3rem}
+.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:.8rem}
+.plots img{width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
+code{background:var(--head);padding:.1rem .3rem;border-radius:3px;word-break:break-all}
+@media (max-width:640px){body{padding:.5rem;font-size:14px}th,td{padding:.3rem}}
+"""
+
+JS = """
+'use strict';
+function cellKey(td){const v=td.getAttribute('data-sort');const t=v===null?td.textContent.trim():v;
+  const n=parseFloat(t);return (t!==''&&!isNaN(n)&&isFinite(n)&&/^[-+]?[0-9.eE+-]+$/.test(t))?n:t.toLowerCase();}
+function sortTable(th){const table=th.closest('table');const idx=Array.prototype.indexOf.call(th.parentNode.children,th);
+  const asc=th.getAttribute('aria-sort')!=='ascending';
+  table.querySelectorAll('th').forEach(h=>h.removeAttribute('aria-sort'));
+  th.setAttribute('aria-sort',asc?'ascending':'descending');
+  const body=table.tBodies[0];const rows=Array.from(body.rows);
+  rows.sort((a,b)=>{const x=cellKey(a.cells[idx]),y=cellKey(b.cells[idx]);
+    if(typeof x==='number'&&typeof y==='number')return asc?x-y:y-x;
+    if(typeof x==='number')return -1; if(typeof y==='number')return 1;
+    return asc?String(x).localeCompare(String(y)):String(y).localeCompare(String(x));});
+  rows.forEach(r=>body.appendChild(r));}
+document.querySelectorAll('table.sortable th').forEach(th=>{const b=document.createElement('button');
+  b.type='button';b.textContent=th.textContent;th.textContent='';th.appendChild(b);
+  b.addEventListener('click',()=>sortTable(th));});
+function applyFilters(){const q=(document.getElementById('search')||{}).value||'';
+  const f={};document.querySelectorAll('select[data-filter]').forEach(s=>{f[s.getAttribute('data-filter')]=s.value;});
+  let shown=0;document.querySelectorAll('#papers tbody tr').forEach(tr=>{let ok=true;
+    for(const k in f){if(!f[k])continue;const have=(tr.getAttribute('data-'+k)||'').split(' ');
+      if(have.indexOf(f[k])<0)ok=false;}
+    if(q&&tr.textContent.toLowerCase().indexOf(q.toLowerCase())<0)ok=false;
+    tr.hidden=!ok;if(ok)shown++;});
+  const c=document.getElementById('count');if(c)c.textContent=shown+' shown';}
+document.querySelectorAll('select[data-filter],#search').forEach(el=>el.addEventListener('input',applyFilters));
+if(document.getElementById('papers'))applyFilters();
+"""
+
+
+def _page(title: str, body: str, depth: int = 0) -> str:
+    up = "../" * depth
+    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+            f"<title>{esc(title)}</title><link rel=\"stylesheet\" href=\"{up}site.css\"></head>"
+            f"<body>{body}<script src=\"{up}site.js\"></script></body></html>\n")
+
+
+def _badges(counts: dict[str, int]) -> str:
+    return "".join(f"<span class=\"badge v-{v}\">{counts[v]} {esc(v.replace('_', ' '))}</span>"
+                   for v in VERDICTS if counts.get(v))
+
+
+def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]], stamp: str) -> str:
+    rows = []
+    for p in sorted(PAPERS, key=lambda p: (list(AREAS).index(p.area), p.slug)):
+        b = benches.get(p.slug)
+        counts = verdicts.get(p.slug, {})
+        fid = b.fidelity if b else "not_implemented"
+        vattr = " ".join(v for v in VERDICTS if counts.get(v))
+        title = (f"<a href=\"papers/{esc(p.slug)}.html\">{esc(p.title)}</a>" if b and p.slug in verdicts
+                 else esc(p.title))
+        arxiv = (f"<a href=\"https://arxiv.org/abs/{esc(p.arxiv)}\">{esc(p.arxiv)}</a>"
+                 if p.arxiv else "")
+        rows.append(
+            f"<tr data-area=\"{esc(p.area)}\" data-fidelity=\"{esc(fid)}\" data-verdict=\"{esc(vattr)}\">"
+            f"<td>{esc(p.area)}</td><td>{esc(p.slug)}</td><td>{title}</td><td>{arxiv}</td>"
+            f"<td>{esc(fid.replace('_', ' '))}</td><td data-sort=\"{counts.get('reproduced', 0)}\">"
+            f"{_badges(counts) or '<span class=muted>—</span>'}</td></tr>")
+    areas = "".join(f"<option value=\"{esc(a)}\">{esc(a)} — {esc(d)}</option>" for a, d in AREAS.items())
+    fids = "".join(f"<option value=\"{f}\">{f.replace('_', ' ')}</option>"
+                   for f in ("faithful", "scaled_down", "proxy", "not_implemented"))
+    verd = "".join(f"<option value=\"{v}\">{v.replace('_', ' ')}</option>" for v in VERDICTS)
+    body = (
+        "<header><h1>claimbench leaderboard</h1>"
+        f"<p class=\"muted\">Every claim of {len(PAPERS)} ICML 2026 papers, checked with paired "
+        "statistics over seeds, each with a negative control. "
+        f"{sum(1 for p in PAPERS if p.slug in verdicts)} papers have results. {esc(stamp)}</p></header>"
+        "<main><form class=\"controls\" role=\"search\" onsubmit=\"return false\">"
+        "<label for=\"search\">Search<input id=\"search\" type=\"search\" placeholder=\"slug, title, area\"></label>"
+        f"<label for=\"f-area\">Area<select id=\"f-area\" data-filter=\"area\"><option value=\"\">all</option>{areas}</select></label>"
+        f"<label for=\"f-fid\">Fidelity<select id=\"f-fid\" data-filter=\"fidelity\"><option value=\"\">all</option>{fids}</select></label>"
+        f"<label for=\"f-verdict\">Verdict<select id=\"f-verdict\" data-filter=\"verdict\"><option value=\"\">all</option>{verd}</select></label>"
+        "<output id=\"count\" aria-live=\"polite\" class=\"muted\"></output></form>"
+        "<div class=\"table-wrap\"><table id=\"papers\" class=\"sortable\"><caption class=\"muted\">"
+        "Papers of the suite; click a column header to sort.</caption><thead><tr>"
+        "<th scope=\"col\">Area</th><th scope=\"col\">Slug</th><th scope=\"col\">Paper</th>"
+        "<th scope=\"col\">arXiv</th><th scope=\"col\">Fidelity</th><th scope=\"col\">Claims</th>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></main>")
+    return _page("claimbench leaderboard", body)
+
+
+def _claims_table(results: list[ClaimResult]) -> str:
+    rows = "".join(
+        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.where)}</td><td>{esc(r.text)}</td>"
+        f"<td>{esc(r.paper_value or '—')}</td><td>{esc(r.ours)}</td>"
+        f"<td>{esc(r.kind)}: {esc(r.threshold)}</td>"
+        f"<td data-sort=\"{esc(r.verdict)}\"><span class=\"badge v-{esc(r.verdict)}\">"
+        f"{esc(r.verdict.replace('_', ' '))}</span></td>"
+        f"<td>{esc(r.control)}</td></tr>" for r in results)
+    return ("<div class=\"table-wrap\"><table class=\"sortable claims\"><thead><tr>"
+            "<th scope=\"col\">Claim</th><th scope=\"col\">Where</th><th scope=\"col\">The paper says</th>"
+            "<th scope=\"col\">Paper's number</th><th scope=\"col\">Ours [95% CI]</th>"
+            "<th scope=\"col\">Check</th><th scope=\"col\">Verdict</th>"
+            f"<th scope=\"col\">Negative control</th></tr></thead><tbody>{rows}</tbody></table></div>")
+
+
+def _leaderboards(bench: Benchmark, summ: dict) -> str:
+    primary = bench.metric(bench.primary_metric)
+    out = []
+    for ds in sorted({d for d, _ in summ}):
+        rows = []
+        for (d, m), e in sorted(summ.items()):
+            if d != ds:
+                continue
+            shown = m.replace(" (external)", "") if e["external"] else m
+            cells = [f"<td>{esc(shown)}{'<span class=ext>external</span>' if e['external'] else ''}</td>",
+                     f"<td>{esc(', '.join(f'{n} {s}' for s, n in sorted(e['statuses'].items())))}</td>"]
+            for met in bench.metrics:
+                s = e[met.name]
+                if s.n == 0:
+                    cells.append("<td data-sort=\"\">—</td>")
+                else:
+                    cells.append(f"<td data-sort=\"{s.mean!r}\">{s.mean:.4g} "
+                                 f"<span class=muted>[{s.ci_lo:.3g}, {s.ci_hi:.3g}]</span></td>")
+            rows.append("<tr>" + "".join(cells) + "</tr>")
+        heads = "".join(f"<th scope=\"col\">{esc(m.name)}</th>" for m in bench.metrics)
+        out.append(f"<h3>{esc(ds)}</h3><div class=\"table-wrap\"><table class=\"sortable leaderboard\">"
+                   f"<thead><tr><th scope=\"col\">Method</th><th scope=\"col\">Cells</th>{heads}"
+                   f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
+    note = (f"<p class=\"muted\">Mean [95% CI] over seeds; primary metric "
+            f"<code>{esc(primary.name)}</code> ({'higher' if primary.higher_is_better else 'lower'} "
+            f"is better). Failed and timed-out cells are listed with their status.</p>")
+    return note + "".join(out)
+
+
+def paper_html(bench: Benchmark, results: list[ClaimResult], summ: dict, plots: list[str],
+               provenance: dict, stamp: str) -> str:
+    p = bench.paper
+    arxiv = (f" · <a href=\"https://arxiv.org/abs/{esc(p.arxiv)}\">arXiv {esc(p.arxiv)}</a>"
+             if p.arxiv else "")
+    imgs = "".join(f"<figure><img src=\"../../{esc(bench.slug)}/{esc(f)}\" alt=\"{esc(f)} plot for "
+                   f"{esc(bench.slug)}\" loading=\"lazy\"><figcaption class=muted>{esc(f)}</figcaption>"
+                   f"</figure>" for f in plots)
+    cmd = f"claimbench run {bench.slug} --grid quick && claimbench report {bench.slug}"
+    prov = "".join(f"<li>{esc(k)}: {esc(v)}</li>" for k, v in provenance.items())
+    body = (
+        "<nav><a href=\"../index.html\">← all papers</a></nav><header>"
+        f"<h1>{esc(p.title)}</h1><p class=\"muted\">{esc(p.authors) + ' · ' if p.authors else ''}"
+        f"{esc(p.venue)}{arxiv} · slug <code>{esc(bench.slug)}</code> · area {esc(bench.area)} · "
+        f"fidelity <strong>{esc(bench.fidelity)}</strong></p>"
+        + (f"<p class=\"muted\">{esc(bench.fidelity_note)}</p>" if bench.fidelity_note else "")
+        + "</header><main><h2>Claims</h2>" + _claims_table(results)
+        + "<h2>Leaderboards</h2>" + _leaderboards(bench, summ)
+        + (f"<h2>Plots</h2><div class=\"plots\">{imgs}</div>" if imgs else "")
+        + f"<h2>Provenance</h2><ul>{prov}</ul><p>{esc(stamp)}</p>"
+        f"<p>Regenerate every number on this page: <code>{esc(cmd)}</code></p></main>")
+    return _page(f"{bench.slug} — claimbench", body, depth=1)
+
+
+def write_site(out: Path, pages: dict[str, tuple], benches: dict[str, Benchmark],
+               verdicts: dict[str, dict[str, int]]) -> list[Path]:
+    """pages: slug -> (bench, results, summaries, plot file names, provenance, stamp)."""
+    site = out / "site"
+    if site.exists():
+        shutil.rmtree(site)
+    (site / "papers").mkdir(parents=True)
+    (site / "site.css").write_text(CSS)
+    (site / "site.js").write_text(JS)
+    written = [site / "site.css", site / "site.js"]
+    for slug, (bench, results, summ, plots, prov, stamp) in pages.items():
+        path = site / "papers" / f"{slug}.html"
+        path.write_text(paper_html(bench, results, summ, plots, prov, stamp))
+        written.append(path)
+    stamp = "Built " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()) + "."
+    (site / "index.html").write_text(index_html(benches, verdicts, stamp))
+    written.append(site / "index.html")
+    return written
