@@ -91,8 +91,8 @@ def plot_traces(bench: Benchmark, rows: list[dict], folder: Path, max_panels: in
             if logy:
                 ax.set_yscale("log")
             ax.set_title(ds, fontsize=8)
-            ax.set_xlabel("x")
-        axes[0][0].set_ylabel(name)
+            ax.set_xlabel(_trace_label(per_ds[ds], "xlabel", _x_guess(name)))
+        axes[0][0].set_ylabel(_trace_label(per_ds[datasets[0]], "ylabel", name))
         axes[0][0].legend(fontsize=7)
         fig.suptitle(f"{bench.slug}: {name} (each line one seed)", fontsize=10)
         fig.tight_layout()
@@ -101,6 +101,19 @@ def plot_traces(bench: Benchmark, rows: list[dict], folder: Path, max_panels: in
         plt.close(fig)
         paths.append(path)
     return paths
+
+
+def _trace_label(per_method: dict, key: str, default: str) -> str:
+    for traces in per_method.values():
+        for tr in traces:
+            if tr.get(key):
+                return tr[key]
+    return default
+
+
+def _x_guess(name: str) -> str:
+    """'gap_vs_time' -> 'time'; otherwise the x axis is the trace's own index."""
+    return name.split("_vs_", 1)[1] if "_vs_" in name else "step"
 
 
 def plot_slopes(bench: Benchmark, rows: list[dict], results, folder: Path) -> list[Path]:

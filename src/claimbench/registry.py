@@ -17,13 +17,14 @@ def _modules() -> list[ModuleType]:
         ftrl_potential,
         gcf_layer,
         sgg_dp,
+        shapleig,
         ssd_duality,
         ssn_prm,
         triplet_dimension,
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, triplet_dimension]
+            sgg_dp, shapleig, triplet_dimension]
 
 
 _CACHE: dict[str, ModuleType] | None = None

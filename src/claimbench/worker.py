@@ -88,6 +88,9 @@ def clean_traces(traces) -> dict:
         if keep:
             xs, ys = zip(*keep)
             out[str(name)] = {"x": _downsample(xs), "y": _downsample(ys)}
+            for label in ("xlabel", "ylabel"):
+                if isinstance(tr.get(label), str):
+                    out[str(name)][label] = tr[label][:80]
     return out
 
 
