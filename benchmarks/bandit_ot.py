@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, output_metric, sweep
+from claimbench.api import (Benchmark, Claim, Grid, Metric, Paper, TraceMetric, output_metric,
+                            sweep)
 from claimbench.baselines.explore_then_commit import ExploreThenCommitOT
 from claimbench.baselines.greedy_plugin_ot import GreedyPluginOT
 from claimbench.baselines.random_coupling import RandomCoupling
@@ -57,6 +58,13 @@ METRICS = (
     output_metric("time_s", description="wall time of the whole interaction loop"),
 )
 
+def _regret_trace(inst, out):
+    t, R = regret_curve(inst.truth, out)
+    return {"x": list(map(float, t)), "y": [max(float(r), REGRET_FLOOR) for r in R]}
+
+
+TRACES = (TraceMetric("regret_vs_rounds", _regret_trace, "round t", "cumulative regret"),)
+
 _T = [500, 1000, 2000, 4000, 8000]
 _SQRT_NOTE = ("Slope interval fixed before running: sqrt(T) up to logs. OFUL's bound is "
               "sqrt(dT) log T times beta_t ~ sqrt(log T), whose local log-log slope "
@@ -89,6 +97,7 @@ BENCHMARK = Benchmark(
     baselines=(GreedyPluginOT, ExploreThenCommitOT, RandomCoupling),
     datasets=(BanditTransport,),
     metrics=METRICS,
+    traces=TRACES,
     primary_metric="regret_T",
     claims=(
         Claim(id="c1_sqrtT_finite_smooth", where="abstract",

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg, output_metric,
+                            sweep)
 from claimbench.baselines.kernel_shap import KernelSHAP
 from claimbench.baselines.leverage_shap import LeverageSHAP
 from claimbench.baselines.permutation_sampling_shapley import PermutationSampling
@@ -37,6 +38,19 @@ def _nmse(inst, out):
     if den <= 0:
         return None
     return float(np.sum((np.asarray(out["phi"]) - inst.truth["phi"]) ** 2)) / den
+
+
+def _mse_trace(inst, out):
+    path = out.get("path")
+    if not path or not path.get("n_evals"):
+        return None
+    phi = np.asarray(path["phi"], dtype=float)  # (steps, p)
+    err = np.mean((phi - inst.truth["phi"]) ** 2, axis=1)  # (steps,)
+    return {"x": [float(n) for n in path["n_evals"]], "y": [max(float(e), 1e-300) for e in err]}
+
+
+TRACES = (TraceMetric("mse_vs_evaluations", _mse_trace, "value-function evaluations",
+                      "MSE to exact Shapley values"),)
 
 
 def _efficiency_gap(inst, out):
@@ -120,6 +134,7 @@ BENCHMARK = Benchmark(
     baselines=(PermutationSampling, KernelSHAP, LeverageSHAP),
     datasets=GAMES,
     metrics=METRICS,
+    traces=TRACES,
     primary_metric="mse",
     claims=CLAIMS,
     grids={

@@ -189,3 +189,18 @@ def test_external_method_errors_are_clear(tmp_path):
         load_external(f"{f}:Solvr")
     with pytest.raises(UserError, match="must subclass"):
         load_external(f"{f}:Solver")
+
+
+def test_metric_side_traces_see_the_truth(store):
+    import dataclasses
+
+    from claimbench.api import TraceMetric
+
+    def err_trace(inst, out):
+        return {"x": [0, 1], "y": [abs(inst.truth), abs(out["estimate"] - inst.truth)]}
+
+    bench = dataclasses.replace(tb.BENCH, traces=(TraceMetric("err_vs_step", err_trace, "step"),))
+    _run(store, bench)
+    r = next(r for r in store.rows("toy") if r["method"] == "noop")
+    tr = r["traces"]["err_vs_step"]
+    assert tr["xlabel"] == "step" and tr["x"] == [0.0, 1.0] and tr["y"][0] == tr["y"][1] > 0

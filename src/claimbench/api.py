@@ -72,6 +72,17 @@ class Metric:
     description: str = ""
 
 
+@dataclass(frozen=True)
+class TraceMetric:
+    """A trace computed on the metric side, where the truth is visible (regret against rounds,
+    error against budget): ``fn(instance, outputs) -> {"x": [...], "y": [...]} | None``."""
+
+    name: str
+    fn: Callable[[Instance, dict], dict | None]
+    xlabel: str = ""
+    ylabel: str = ""
+
+
 def output_metric(key: str, higher_is_better: bool = False, description: str = "") -> Metric:
     """A metric read straight from the method's outputs (e.g. a measured runtime)."""
 
@@ -167,6 +178,7 @@ class Benchmark:
     grids: Mapping[str, Grid]
     description: str = ""
     fidelity_note: str = ""  # why it is scaled_down / proxy
+    traces: tuple[TraceMetric, ...] = ()  # metric-side traces, plotted like method traces
 
     def __post_init__(self) -> None:
         if self.fidelity not in FIDELITIES:

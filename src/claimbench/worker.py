@@ -136,7 +136,12 @@ def execute(bench: Benchmark, cell: Cell) -> dict:
                     res["metrics"][m.name] = v
                     if err:
                         errors.append(err)
-                res["traces"] = clean_traces(out.get("traces"))
+                traces = dict(out.get("traces") or {})
+                for tm in bench.traces:
+                    tr = tm.fn(inst, out)
+                    if tr is not None:
+                        traces[tm.name] = {"xlabel": tm.xlabel, "ylabel": tm.ylabel, **tr}
+                res["traces"] = clean_traces(traces)
                 if errors:
                     res.update(status="invalid", error="; ".join(errors))
     except MemoryError:
