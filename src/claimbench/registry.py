@@ -14,6 +14,7 @@ def _modules() -> list[ModuleType]:
     from .benchmarks import (  # attention; games; privacy_estimation
         autobidding_raic,
         bandit_ot,
+        dp_ridge,
         ftrl_potential,
         gcf_layer,
         sgg_dp,
@@ -24,7 +25,7 @@ def _modules() -> list[ModuleType]:
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, shapleig, triplet_dimension]
+            sgg_dp, dp_ridge, shapleig, triplet_dimension]
 
 
 _CACHE: dict[str, ModuleType] | None = None
