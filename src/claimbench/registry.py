@@ -11,7 +11,8 @@ from .api import Benchmark
 
 
 def _modules() -> list[ModuleType]:
-    from .benchmarks import (  # attention; games; privacy_estimation
+    from .benchmarks import (  # attention; games; privacy_estimation; optimization
+        adam_degenerate,
         autobidding_raic,
         bandit_ot,
         dp_ridge,
@@ -25,7 +26,7 @@ def _modules() -> list[ModuleType]:
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, dp_ridge, shapleig, triplet_dimension]
+            sgg_dp, dp_ridge, shapleig, triplet_dimension, adam_degenerate]
 
 
 _CACHE: dict[str, ModuleType] | None = None
