@@ -18,6 +18,7 @@ def _modules() -> list[ModuleType]:
         dp_ridge,
         ftrl_potential,
         gcf_layer,
+        kde_kernel_linalg,
         sgg_dp,
         shapleig,
         ssd_duality,
@@ -26,7 +27,7 @@ def _modules() -> list[ModuleType]:
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, dp_ridge, shapleig, triplet_dimension, adam_degenerate]
+            sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, triplet_dimension, adam_degenerate]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,116 @@
+"""Kernel-matrix linear algebra through KDE queries with per-coordinate guarantees.
+
+Paper: Rikhav Shah, Sandeep Silwal, Haike Xu, "Even Faster Kernel Matrix Linear Algebra via
+Density Estimation", arXiv 2510.02540 (https://arxiv.org/abs/2510.02540), ICML 2026. Read:
+the abstract (arXiv v1 and the ICML 2026 page) and a third-party summary; the body of the paper
+could not be retrieved offline, so every algorithm below is a reconstruction from the abstract's
+statements (see Deviations).
+
+The abstract's claims used here: (a) a fast non-negative matrix-vector product with a
+per-coordinate (1 +- eps) guarantee; (b) the spectral norm by a refined noisy power method whose
+power of 1/eps drops from ~7.7 (BIMW'21) to ~3.2 for Gaussian kernels; (c) s(K), the sum of all
+entries, with a lower dependence on n than BIMW's n^{2/3}; all sub-quadratic in n.
+
+Implemented (numbers used in code comments):
+1. Per-coordinate MVP for v >= 0: (K v)_i = ||v||_1 E_{j ~ v/||v||_1} k(x_i, x_j), one weighted
+   KDE query per coordinate with relative error eps, the density mu_i = (Kv)_i / ||v||_1 found
+   adaptively (baselines/kde_oracle.py) and lower-bounded by v_i / ||v||_1 (k(x_i, x_i) = 1).
+   Cost ~ sum_i 1 / (eps^2 mu_i): each coordinate pays for its own density.
+2. Refined noisy power method: u_0 = 1 / sqrt(n); T = ceil(c_T ln(n) / eps) steps
+   z_t = MVP_1(u_{t-1}) at precision eps (not eps^3), u_t = z_t / ||z_t||; output the geometric
+   mean of the growth factors, lambda = (prod_t ||z_t||)^{1/T}. Why per-coordinate errors suffice:
+   with z_t = D_t K u_{t-1}, D_t diagonal in [1 - eps, 1 + eps] and K >= 0 entrywise,
+   (1 - eps)^T K^T u_0 <= prod_t ||z_t|| * u_T <= (1 + eps)^T K^T u_0, so the geometric mean lies
+   within (1 +- eps) of ||K^T u_0||^{1/T} in [lambda_1 <u_0, u_1>^{1/T}, lambda_1], and
+   <u_0, u_1> >= 1 / sqrt(n) for the non-negative Perron vector u_1: T = ln(n) / (2 eps) steps
+   make that factor >= 1 - eps. Cost ~ T x MVP(eps), i.e. eps^{-3} with a p = 1 KDE.
+3. Sum of entries by row sampling: t = ceil(sqrt(n) / eps^2) rows drawn uniformly with
+   replacement (all n rows once when t >= n), each row sum r_i = (K 1)_i by one KDE query over all
+   n points at constant relative error eps_row (default 1), s = n * mean(r_hat). The per-row errors
+   are independent and unbiased, so they add eps_row^2 * E[r^2] / (t E[r]^2) <= eps_row^2 sqrt(n) / t
+   to the relative variance (r_i <= sqrt(s(K)), s(K) >= n), the same order as the row-sampling
+   term sqrt(n) / t: constant-precision rows suffice, and no principal submatrix is needed.
+
+Deviations:
+1. Items 1-3 are reconstructions consistent with the abstract, not the paper's pseudo-code; the
+   eps-precision of item 2 is read off the stated exponent 3 + p = 1 (iterations) + 2 (KDE
+   precision eps) + p (density floor ~ eps / n).
+2. The KDE primitive is importance sampling (p = 1), not hashing-based KDE (p ~ 0.173 for the
+   Gaussian kernel, which gives the abstract's 7.7 and 3.2): measured exponents are those of the
+   sampling oracle, and the paper's exponents are worst-case bounds, not predictions.
+3. Failure probabilities are not driven down: every query targets relative standard error eps
+   (no log(n / delta) factor), for this method and the baselines alike.
+4. All constants (c_T, sample constants) are 1 or the oracle's defaults; c_T = 1 (twice the
+   ln(n) / (2 eps) of item 2) is shared with the BIMW baseline so that the methods differ only in
+   the MVP and its precision.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Method
+from claimbench.baselines.kde_oracle import SamplingKDE
+
+
+def per_coordinate_matvec(oracle: SamplingKDE, v: np.ndarray, eps: float) -> np.ndarray:
+    """Item 1: K v for v >= 0, each coordinate to relative error eps."""
+    W = float(v.sum())
+    return oracle.query(np.arange(oracle.n), v, eps, floor=v / W)
+
+
+def refined_power_method(oracle: SamplingKDE, eps: float, mvp_eps_power: float = 1.0,
+                         iters_const: float = 1.0) -> tuple[float, int]:
+    """Item 2: ||K||_2 as the geometric mean of the power iterates' growth factors."""
+    n = oracle.n
+    T = max(1, math.ceil(iters_const * math.log(n) / eps))
+    mvp_eps = eps**mvp_eps_power
+    u = np.full(n, 1.0 / math.sqrt(n))
+    log_growth = 0.0
+    for _ in range(T):
+        z = np.maximum(per_coordinate_matvec(oracle, u, mvp_eps), 1e-300)
+        norm = float(np.linalg.norm(z))
+        log_growth += math.log(norm)  # ||u|| = 1
+        u = z / norm
+    return math.exp(log_growth / T), T
+
+
+def row_sampling_sum(oracle: SamplingKDE, eps: float, rng: np.random.Generator,
+                     row_eps: float = 1.0) -> tuple[float, int]:
+    """Item 3: s(K) from sampled row sums at constant precision; returns (estimate, rows queried)."""
+    n = oracle.n
+    t = math.ceil(math.sqrt(n) / eps**2)
+    rows = np.arange(n) if t >= n else rng.integers(0, n, size=t)
+    r = oracle.query(rows, np.ones(n), row_eps, floor=1.0 / n)
+    return n * float(r.mean()), int(rows.size)
+
+
+@dataclass
+class KDELinalg(Method):
+    name: ClassVar[str] = "ssx25"
+    mvp_eps_power: float = 1.0  # item 2: MVP precision eps (abstract's exponent 3 + p, see Deviation 1)
+    iters_const: float = 1.0  # T = iters_const ln(n) / eps; shared with the BIMW baseline (Deviation 4)
+    row_eps: float = 1.0  # item 3: constant per-row precision (our reconstruction)
+
+    def run(self, data, seed: int) -> dict:
+        rng = np.random.default_rng(seed)
+        oracle = SamplingKDE(data["points"], data["bandwidth"], seed, kernel=data.get("kernel"))
+        task, eps = data["task"], data["eps"]
+        out: dict = {}
+        t0 = time.perf_counter()
+        if task == "matvec":
+            out["answer"] = per_coordinate_matvec(oracle, data["v"], eps)
+        elif task == "spectral":
+            out["answer"], out["iterations"] = refined_power_method(oracle, eps, self.mvp_eps_power,
+                                                                    self.iters_const)
+        elif task == "sum":
+            out["answer"], out["sample_size"] = row_sampling_sum(oracle, eps, rng, self.row_eps)
+        else:
+            raise ValueError(task)
+        out["time_s"] = time.perf_counter() - t0
+        out["kernel_evals"] = oracle.evals
+        return out

@@ -1,0 +1,181 @@
+"""Unit tests for kde_kernel_linalg: the counting KDE oracle, dense references, the paper's and BIMW's
+algorithms on small instances with known answers."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from claimbench.baselines.bimw_kernel_linalg import (BIMWKernelLinalg, bucketed_matvec, kernel_noisy_power_method,
+                                                     principal_submatrix_sum)
+from claimbench.baselines.dense_kernel_linalg import DenseKernelLinalg
+from claimbench.baselines.kde_oracle import SamplingKDE, gaussian_kernel
+from claimbench.benchmarks.kde_kernel_linalg import BENCHMARK
+from claimbench.datasets.kernel_point_clouds import KernelPointCloud
+from claimbench.methods.kde_kernel_linalg import (KDELinalg, per_coordinate_matvec, refined_power_method,
+                                                  row_sampling_sum)
+
+
+def _points(n=120, d=5, seed=0):
+    return np.random.default_rng(seed).standard_normal((n, d))
+
+
+def _loop_kernel(x, h):
+    n = len(x)
+    return np.array([[math.exp(-float(np.sum((x[i] - x[j]) ** 2)) / h**2) for j in range(n)] for i in range(n)])
+
+
+def test_gaussian_kernel_matches_direct_formula():
+    x = _points(30)
+    assert np.allclose(gaussian_kernel(x, x, 2.0), _loop_kernel(x, 2.0), atol=1e-12)
+
+
+def test_oracle_with_all_samples_is_exact_and_counted():
+    x = _points()
+    K = _loop_kernel(x, 3.0)
+    w = np.random.default_rng(1).uniform(0, 1, len(x))
+    w[::4] = 0.0  # support of 90 points
+    rows = np.array([0, 5, 7, 100])
+    orc = SamplingKDE(x, 3.0, seed=0)
+    est = orc.estimate(rows, w, np.full(rows.size, 90))
+    assert np.allclose(est, K[rows] @ w, rtol=1e-5)
+    assert orc.evals == rows.size * 90
+    assert np.allclose(orc.exact_sums(rows, w), K[rows] @ w, rtol=1e-5)
+    assert orc.evals == 2 * rows.size * 90
+
+
+@pytest.mark.parametrize("m", [5, 60])  # real draws below clt_min, simulated mean of draws above
+def test_oracle_estimator_is_unbiased_with_the_sampling_variance(m):
+    x = _points(200)
+    K = gaussian_kernel(x, x, 2.5)
+    w = np.random.default_rng(2).exponential(1.0, 200)
+    rows = np.arange(0, 200, 20)  # 10 queries
+    orc = SamplingKDE(x, 2.5, seed=3)
+    reps = np.array([orc.estimate(rows, w, np.full(rows.size, m)) for _ in range(3000)])  # (3000, 10)
+    exact = K[rows] @ w
+    W = w.sum()
+    var = (W * ((K[rows] ** 2) @ w) - exact**2) / m  # variance of the mean of m importance draws
+    se = np.sqrt(var / reps.shape[0])
+    assert np.all(np.abs(reps.mean(0) - exact) < 4.5 * se)
+    assert np.allclose(reps.var(0), var, rtol=0.15)
+    assert orc.evals == 3000 * rows.size * m
+
+
+def test_adaptive_query_is_unbiased_and_cheaper_than_exact_at_high_density():
+    x = _points(400, d=3)
+    K = gaussian_kernel(x, x, 4.0)  # wide kernel: densities ~0.5
+    w = np.ones(400)
+    rows = np.arange(0, 400, 40)
+    orc = SamplingKDE(x, 4.0, seed=4)
+    reps = np.array([orc.query(rows, w, eps=0.3) for _ in range(2000)])
+    exact = K[rows] @ w
+    assert np.all(np.abs(reps.mean(0) / exact - 1) < 0.01)
+    assert np.all(np.abs(reps / exact - 1).std(0) < 0.3)  # relative standard error <= eps
+    assert orc.evals < 2000 * rows.size * 400 / 4
+
+
+def test_dense_matvec_and_sum_match_numpy():
+    inst = KernelPointCloud(n=90, task="matvec", d=4).make(0)
+    K = _loop_kernel(inst.data["points"], inst.data["bandwidth"])
+    out = DenseKernelLinalg().run(inst.data, 0)
+    assert np.allclose(out["answer"], K @ inst.data["v"], rtol=1e-5)
+    assert out["kernel_evals"] == 90**2
+    inst = KernelPointCloud(n=90, task="sum", d=4).make(0)
+    out = DenseKernelLinalg().run(inst.data, 0)
+    assert out["answer"] == pytest.approx(_loop_kernel(inst.data["points"], inst.data["bandwidth"]).sum(), rel=1e-5)
+
+
+@pytest.mark.parametrize("n", [60, 400])  # eigvalsh and eigsh paths
+def test_dense_spectral_norm_matches_numpy_norm(n):
+    inst = KernelPointCloud(n=n, task="spectral", d=4, family="uniform").make(1)
+    K = gaussian_kernel(inst.data["points"], inst.data["points"], inst.data["bandwidth"])
+    ref = np.linalg.norm(K, 2)
+    assert inst.truth["spectral_norm"] == pytest.approx(ref, rel=1e-9)
+    assert DenseKernelLinalg().run(inst.data, 0)["answer"] == pytest.approx(ref, rel=1e-5)
+
+
+def test_matvecs_are_exact_and_cost_n2_when_eps_is_tiny():
+    x = _points(150)
+    K = gaussian_kernel(x, x, 3.0)
+    v = np.random.default_rng(5).uniform(0, 1, 150)
+    orc = SamplingKDE(x, 3.0, seed=0)
+    assert np.allclose(per_coordinate_matvec(orc, v, 1e-3), K @ v, rtol=1e-5)
+    assert orc.evals == 150**2
+    orc = SamplingKDE(x, 3.0, seed=0)
+    z = bucketed_matvec(orc, v, 1e-3)
+    kept = v >= 1e-3 * np.linalg.norm(v) / math.sqrt(150)
+    assert np.allclose(z, K @ (v * kept), rtol=1e-5)
+    assert orc.evals == 150 * int(kept.sum())
+
+
+def test_per_coordinate_matvec_relative_errors_are_about_eps():
+    inst = KernelPointCloud(n=600, task="matvec", family="uniform").make(2)
+    z = inst.truth["Kv"]
+    orc = SamplingKDE(inst.data["points"], inst.data["bandwidth"], seed=1, kernel=inst.data["kernel"])
+    rel = per_coordinate_matvec(orc, inst.data["v"], 0.2) / z - 1
+    assert abs(rel.mean()) < 0.02 and np.sqrt(np.mean(rel**2)) < 0.2
+    assert orc.evals < 0.5 * 600**2
+
+
+def test_refined_power_method_geometric_mean_bracket():
+    # With exact MVPs the estimate is (||K^T u0||)^{1/T}: between lambda (<u0, u1>)^{1/T} and lambda.
+    inst = KernelPointCloud(n=200, task="spectral", d=4).make(3)
+    lam = inst.truth["spectral_norm"]
+    orc = SamplingKDE(inst.data["points"], inst.data["bandwidth"], seed=0, kernel=inst.data["kernel"])
+    est, T = refined_power_method(orc, eps=0.1, mvp_eps_power=4.0)  # precision 1e-4: exact MVPs
+    assert T == math.ceil(math.log(200) / 0.1)
+    assert lam * (1 / math.sqrt(200)) ** (1 / T) * (1 - 1e-5) <= est <= lam * (1 + 1e-5)
+    assert orc.evals == T * 200**2
+    orc = SamplingKDE(inst.data["points"], inst.data["bandwidth"], seed=1, kernel=inst.data["kernel"])
+    assert abs(refined_power_method(orc, eps=0.2)[0] / lam - 1) < 0.2
+
+
+def test_bimw_power_method_is_the_exact_power_method_at_eps_cubed():
+    inst = KernelPointCloud(n=200, task="spectral", family="uniform").make(4)
+    lam = inst.truth["spectral_norm"]
+    orc = SamplingKDE(inst.data["points"], inst.data["bandwidth"], seed=0, kernel=inst.data["kernel"])
+    est, T = kernel_noisy_power_method(orc, eps=0.1)
+    assert lam * (1 - 0.1) <= est <= lam * (1 + 1e-6)
+    assert orc.evals > T * 200 * 150  # every class answered exactly: ~T n^2
+
+
+def test_sum_estimators_exact_with_all_rows_and_unbiased_when_sampled():
+    inst = KernelPointCloud(n=300, task="sum", family="uniform").make(5)
+    s = inst.truth["sum"]
+    args = (inst.data["points"], inst.data["bandwidth"])
+    orc = SamplingKDE(*args, seed=0, kernel=inst.data["kernel"])
+    est, t = row_sampling_sum(orc, eps=0.5, rng=np.random.default_rng(0), row_eps=1e-3)  # t = 70 rows
+    assert t == math.ceil(math.sqrt(300) / 0.25)
+    orc = SamplingKDE(*args, seed=0, kernel=inst.data["kernel"])
+    assert row_sampling_sum(orc, eps=0.1, rng=np.random.default_rng(0), row_eps=1e-3)[0] == pytest.approx(s, rel=1e-5)
+    orc = SamplingKDE(*args, seed=0, kernel=inst.data["kernel"])
+    assert principal_submatrix_sum(orc, eps=1e-3, rng=np.random.default_rng(0))[0] == pytest.approx(s, rel=1e-5)
+    ests = []
+    for r in range(300):
+        orc = SamplingKDE(*args, seed=r, kernel=inst.data["kernel"])
+        ests.append((row_sampling_sum(orc, 0.5, np.random.default_rng(r))[0],
+                     principal_submatrix_sum(orc, 0.8, np.random.default_rng(r))[0]))
+    ests = np.array(ests)  # (300, 2)
+    se = ests.std(0) / math.sqrt(len(ests))
+    assert np.all(np.abs(ests.mean(0) - s) < 4.5 * se)
+
+
+def test_methods_dispatch_and_report_counts():
+    for task in ("matvec", "spectral", "sum"):
+        inst = KernelPointCloud(n=100, task=task, eps=0.2).make(0)
+        for M in (KDELinalg, BIMWKernelLinalg):
+            out = M().run(inst.data, 0)
+            assert out["kernel_evals"] > 0 and out["time_s"] >= 0
+
+
+def test_smoke_grid_runs():
+    from claimbench.testing import run_grid_inline
+
+    rows = run_grid_inline(BENCHMARK, "smoke")
+    assert rows and all(r["status"] == "ok" for r in rows)
+    for r in rows:
+        m = r["metrics"]
+        assert m["kernel_evals"] > 0 and np.isfinite(m["rel_err"])
+        if r["cell"].method.label == "dense":
+            assert m["evals_over_n2"] == 1.0 and m["rel_err"] < 1e-5
