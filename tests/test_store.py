@@ -126,3 +126,17 @@ def test_two_writers_lose_and_duplicate_nothing(tmp_path):
         runs = st.runs()
     assert len(rows) == 60 and len({r["identity"] for r in rows}) == 60
     assert len(runs) == 2
+
+
+def test_old_schema_migrates_forward(tmp_path, monkeypatch):
+    import claimbench.store as store_mod
+
+    path = tmp_path / "old.sqlite"
+    with Store(path) as st:
+        _fill(st)
+    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(store_mod, "MIGRATIONS",
+                        {SCHEMA_VERSION: ["ALTER TABLE cells ADD COLUMN reviewed INTEGER DEFAULT 0"]})
+    with Store(path) as st:
+        assert len(st.rows("toy")) == 8 and all(r["reviewed"] == 0 for r in st.rows("toy"))
+        assert st.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1

@@ -15,6 +15,7 @@ def _modules() -> list[ModuleType]:
         adam_degenerate,
         autobidding_raic,
         bandit_ot,
+        bimetric_nn,
         continual_quadratic,
         dp_ridge,
         ftrl_potential,
@@ -28,7 +29,7 @@ def _modules() -> list[ModuleType]:
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, triplet_dimension, adam_degenerate,
+            sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn, triplet_dimension, adam_degenerate,
             continual_quadratic]
 
 
