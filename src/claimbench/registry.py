@@ -25,11 +25,13 @@ def _modules() -> list[ModuleType]:
         shapleig,
         ssd_duality,
         ssn_prm,
+        torus_graph,
         triplet_dimension,
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn, triplet_dimension, adam_degenerate,
+            sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
+            torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic]
 
 

@@ -1,0 +1,159 @@
+"""Stochastic score matching (SSM) for torus graphs.
+
+Paper: Jack Goffinet, Casey Hanks, David E. Carlson, "Torus Graphs for Large Scale Neural Phase
+Analysis" (ICML 2026), arXiv:2606.00496, https://arxiv.org/abs/2606.00496. The paper's text was
+not available offline; the method follows the research note and the authors' code
+(github.com/jackgoffinet/torus-graphs: src/ssm.py, src/stats.py,
+experiments/ssm_synthetic_heatmaps.py), read but not copied.
+
+Model (datasets/torus_graph_samples.py): p(theta) ∝ exp(phi . S(theta)), phi, S in R^{d x d x 2}.
+
+(1) Score-matching objective (Hyvarinen 2005 on the torus, no boundary terms):
+    L(phi) = E[ 1/2 |grad_theta log p|^2 + Laplacian_theta log p ]
+           = -phi . H_hat + 1/2 E[ |J_S(theta)^T phi|^2 ],
+    where J_S (2d^2 x d) is the Jacobian of S and H_hat = mean over the data of c o S(theta),
+    c = 1 on the diagonal (single-angle terms) and 2 off it (the Laplacian of
+    cos(theta_i +- theta_j) is -2 cos(theta_i +- theta_j)). H_hat is computed once, O(n d^2).
+(2) Per-sample loss l(theta; phi) = -phi . H_hat + 1/2 |J_S(theta)^T phi|^2, whose gradient is
+    -H_hat + J_S(theta) (J_S(theta)^T phi): a score v = J^T phi (d numbers, O(d^2)) followed by a
+    product J v (2 d^2 numbers, O(d^2)), the vector-Jacobian product of the authors' code.
+(3) SSM: minibatches of ``batch_size`` samples drawn with replacement; Adam on the minibatch
+    mean of (2) plus the group-lasso penalty l1_reg * sum_{i>j} ||(phi_ij, phi_ji)||_2 (the 4
+    coupling parameters of a pair form one group). O(batch_size d^2) time and O(d^2 + batch d)
+    memory per iteration, against O(d^6) time and O(d^4) memory for the exact solve
+    phi* = Gamma^{-1} H_hat, Gamma = E[J J^T] (baselines/exact_score_matching.py).
+
+Defaults are those of the authors' synthetic recovery experiment (Fig. 2a,b;
+experiments/ssm_synthetic_heatmaps.py): batch 512, 2000 iterations, lr 3e-3, l1_reg 0.01,
+Adam, phi initialised to 1e-3.
+
+Deviations:
+1. Paper text unread: equations (1)-(3) are reconstructed from the note and the authors' code.
+2. The minibatch gradient is computed in closed form, not by autodiff: with z = exp(i theta),
+   the score is v = -Im(c o z) with c from one complex (B x 2d)(2d x d) product, and
+   sum_s J_s v_s is assembled from one complex (2d x B)(B x d) product (derivation in
+   ``minibatch_grad``). Same value as the per-sample VJP, same O(B d^2) cost per iteration.
+3. numpy on one CPU core instead of JAX on a GPU. The minibatch products run in complex64
+   (float32, JAX's default precision as in the authors' code); H_hat, the Adam state and phi
+   are float64. exp(i theta) is computed once for the whole data set (O(n d) memory, the size
+   of the data) and gathered per minibatch.
+4. The group-lasso term uses phi / max(||group||, 1e-12) as its gradient at a zero group.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Method
+from claimbench.datasets.torus_graph_samples import complex_params, conditional_coeffs
+
+
+def h_hat(X: np.ndarray) -> np.ndarray:
+    """H_hat (d, d, 2) = mean_s c o S(theta_s) with c = 1 on the diagonal, 2 off it."""
+    n = X.shape[0]
+    Z = np.exp(1j * X)  # (n, d)
+    up = 2.0 * (Z.T @ Z) / n  # (d, d): 2 mean exp(i(theta_i + theta_j))
+    lo = 2.0 * (np.conj(Z).T @ Z) / n  # (d, d): 2 mean exp(i(theta_j - theta_i))
+    E = np.triu(up, 1) + np.tril(lo, -1) + np.diag(Z.mean(axis=0))  # (d, d)
+    return np.stack([E.real, E.imag], axis=-1)
+
+
+def group_norms(phi: np.ndarray) -> np.ndarray:
+    """(d, d) symmetric: ||(phi_ij, phi_ji)||_2 for i != j, 0 on the diagonal."""
+    sq = np.sum(phi ** 2, axis=-1)  # (d, d)
+    g = np.sqrt(sq + sq.T)
+    np.fill_diagonal(g, 0.0)
+    return g
+
+
+def minibatch_grad(Xb: np.ndarray | None, phi: np.ndarray, H: np.ndarray, l1_reg: float = 0.0,
+                   Zb: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+    """Mean over the rows of Xb (B, d) of loss (2) and its gradient in phi, plus group lasso.
+
+    Score: v_s = J_s^T phi = -Im(c_s o z_s), c = a + Z Psym + conj(Z) (Ql + Ql^H) (see
+    ``conditional_coeffs``). J_s v_s at entry (i, j) is (Re, Im) of i e^{i A_ij} D_ij with
+    D_ij = dA_ij(v_s): v_i on the diagonal, v_i + v_j above (A = theta_i + theta_j), v_j - v_i
+    below (A = theta_j - theta_i). Summed over s, with W = Z o V: above (Z^T W + W^T Z)_ij,
+    below (Z^H W)_ij - conj(Z^H W)_ji, diagonal sum_s W_si. ``Zb`` = exp(i Xb) if precomputed.
+    """
+    Z = np.exp(1j * Xb) if Zb is None else Zb  # (B, d)
+    B, d = Z.shape
+    a, Psym, Ql = complex_params(phi)
+    ZZ = np.concatenate([Z, np.conj(Z)], axis=1)  # (B, 2d)
+    K = np.concatenate([Psym, Ql + np.conj(Ql.T)], axis=0).astype(Z.dtype)  # (2d, d)
+    C = ZZ @ K + a.astype(Z.dtype)  # (B, d) conditional coefficients
+    V = -np.imag(C * Z)  # (B, d) scores
+    W = Z * V  # (B, d)
+    M = ZZ.T @ W  # (2d, d): [Z^T W; Z^H W]
+    Mu, Ml = M[:d], M[d:]
+    T = np.triu(Mu + Mu.T, 1) + np.tril(Ml - np.conj(Ml.T), -1)  # (d, d)
+    T[np.diag_indices(d)] = W.sum(axis=0)
+    grad = np.stack([-T.imag, T.real], axis=-1) / B - H  # (d, d, 2)
+    loss = float(-np.sum(phi * H) + 0.5 * np.mean(np.sum(V.astype(np.float64) ** 2, axis=1)))
+    if l1_reg > 0.0:
+        g = group_norms(phi)  # (d, d)
+        loss += l1_reg * float(np.sum(np.tril(g, -1)))
+        inv = np.where(g > 0.0, 1.0 / np.maximum(g, 1e-12), 0.0)  # (d, d), 0 on the diagonal
+        grad = grad + l1_reg * phi * inv[..., None]
+    return loss, grad
+
+
+def sm_objective(X: np.ndarray, phi: np.ndarray) -> float:
+    """Full-data score-matching objective (1) at phi (no penalty)."""
+    return minibatch_grad(X, phi, h_hat(X))[0]
+
+
+@dataclass
+class StochasticScoreMatching(Method):
+    name: ClassVar[str] = "tg_ssm"
+    batch_size: int = 512  # experiments/ssm_synthetic_heatmaps.py (Fig. 2a,b)
+    n_iter: int = 2000  # experiments/ssm_synthetic_heatmaps.py (Fig. 2a,b)
+    lr: float = 3e-3  # experiments/ssm_synthetic_heatmaps.py (Fig. 2a,b)
+    l1_reg: float = 0.01  # group lasso over pairs; experiments/ssm_synthetic_heatmaps.py
+    init: float = 1e-3  # phi = init * ones; src/ssm.py estimate_params_ssm
+    beta1: float = 0.9  # Adam defaults (optax.adam, used by src/ssm.py)
+    beta2: float = 0.999
+    eps: float = 1e-8
+    # Precision of the minibatch products; float32 is JAX's default, used by the authors' code.
+    dtype: str = "float32"
+    trace_every: int = 20  # our choice: minibatch loss recorded every 20 iterations
+
+    def _cdtype(self):
+        return np.complex64 if self.dtype == "float32" else np.complex128
+
+    def run(self, data: dict, seed: int) -> dict:
+        X = np.asarray(data["X"], dtype=np.float64)  # (n, d)
+        n, d = X.shape
+        rng = np.random.default_rng(seed)
+        w0, c0 = time.perf_counter(), time.process_time()
+        H = h_hat(X)  # (d, d, 2), once
+        Zall = np.exp(1j * X).astype(self._cdtype())  # (n, d): exp(i theta), once
+        phi = np.full((d, d, 2), self.init)
+        m = np.zeros_like(phi)
+        v = np.zeros_like(phi)
+        it_w, it_c = time.perf_counter(), time.process_time()
+        steps, losses = [], []
+        for t in range(1, self.n_iter + 1):
+            idx = rng.integers(0, n, size=self.batch_size)
+            loss, g = minibatch_grad(None, phi, H, self.l1_reg, Zb=Zall[idx])
+            m = self.beta1 * m + (1.0 - self.beta1) * g
+            v = self.beta2 * v + (1.0 - self.beta2) * g * g
+            mhat = m / (1.0 - self.beta1 ** t)
+            vhat = v / (1.0 - self.beta2 ** t)
+            phi = phi - self.lr * mhat / (np.sqrt(vhat) + self.eps)
+            if t % self.trace_every == 0 or t == 1:
+                steps.append(float(t))
+                losses.append(loss)
+        end_w, end_c = time.perf_counter(), time.process_time()
+        return {
+            "phi": phi,
+            "time_s": end_w - w0,
+            "cpu_s": end_c - c0,
+            "iter_time_s": (end_w - it_w) / self.n_iter,
+            "iter_cpu_s": (end_c - it_c) / self.n_iter,
+            "n_iter": self.n_iter,
+            "traces": {"loss_vs_iter": {"x": steps, "y": losses}},
+        }
