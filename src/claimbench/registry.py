@@ -22,6 +22,7 @@ def _modules() -> list[ModuleType]:
         gcf_layer,
         kde_kernel_linalg,
         sgg_dp,
+        softmax_power_law,
         shapleig,
         ssd_duality,
         ssn_prm,
@@ -32,7 +33,7 @@ def _modules() -> list[ModuleType]:
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
             sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
             torus_graph, triplet_dimension, adam_degenerate,
-            continual_quadratic]
+            continual_quadratic, softmax_power_law]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,225 @@
+"""Universal One-third Time Scaling in Learning Peaked Distributions (arXiv 2602.03685).
+
+Softmax students learn a peaked teacher by gradient descent: a scalar logit-scale model,
+the paper's linear-head toy (multinomial logistic student of a linear softmax teacher
+at temperature 1e-3, fresh batches every step) and a residual MLP student. On peaked
+targets the loss should fall as t^(-1/3), the logit scale grow as t^(1/3) and the gradient
+fall as t^(-2/3); a non-peaked teacher, a finite separable set and a squared error on the
+logits are the controls, which should not show the 1/3 law. Exponents are fitted on the
+last decade of log-spaced checkpoints of each run.
+"""
+from __future__ import annotations
+
+from claimbench.api import Benchmark, Claim, Grid, Paper, cfg, output_metric
+from claimbench.checks import Value
+from claimbench.datasets.teacher_student import ScalarTeacher, SoftmaxTeacher
+from claimbench.methods.softmax_power_law import LinearSoftmax, MLPSoftmax, ScalarSoftmax
+
+METRICS = (
+    output_metric("loss_exponent", description="alpha in L ~ t^-alpha: minus the log-log slope "
+                  "of the loss over the last decade of steps (points above the 1e-12 floor; "
+                  "100 = at the floor before 3 checkpoints, see loss_censored)"),
+    output_metric("logit_scale_exponent", description="gamma in scale ~ t^gamma over the same "
+                  "window; scale = D (scalar model) or the mean std of the logits across the "
+                  "vocabulary on the probe/training set"),
+    output_metric("grad_exponent", description="delta in |grad L| ~ t^-delta over the same "
+                  "window (full gradient on the probe/training set)"),
+    output_metric("loss_exponent_wide", description="alpha fitted over the last two decades "
+                  "(sensitivity of the window)"),
+    output_metric("loss_fit_r2", higher_is_better=True,
+                  description="R^2 of the log-log loss fit (1 = a clean power law)"),
+    output_metric("loss_censored", description="1 when the loss reached its floor before 3 "
+                  "checkpoints (loss_exponent is then the cap 100)"),
+    output_metric("loss_final", description="loss at the last checkpoint (KL to the teacher, "
+                  "or the squared error for the MSE variants)"),
+    output_metric("scale_final", description="logit scale at the last checkpoint"),
+    output_metric("time_s", description="wall time of the training loop"),
+)
+
+# Datasets carry labels so that claims can select them whatever their defaults are.
+S_PEAKED = cfg(ScalarTeacher, label="scalar_peaked", temperature=0.0)
+S_SOFT = cfg(ScalarTeacher, label="scalar_nonpeaked", temperature=1.0)
+S_SEP = cfg(ScalarTeacher, label="scalar_separable", temperature=0.0, n_points=64, margin=0.5)
+M_PEAKED = cfg(SoftmaxTeacher, label="softmax_peaked", temperature=1e-3)
+M_SOFT = cfg(SoftmaxTeacher, label="softmax_nonpeaked", temperature=1.0)
+M_SEP = cfg(SoftmaxTeacher, label="softmax_separable", temperature=0.0, n_train=16)
+
+
+def _methods(**scale):
+    """The grid's methods; ``scale`` overrides steps/batch of the softmax students."""
+    s_steps = {"steps": scale["scalar_steps"]} if "scalar_steps" in scale else {}
+    m_over = {k: v for k, v in scale.items() if k in ("steps", "batch")}
+    return (
+        cfg(ScalarSoftmax, label="scalar_gd", **s_steps),
+        cfg(ScalarSoftmax, label="scalar_gd_mse_prob", loss="mse_prob", **s_steps),
+        cfg(ScalarSoftmax, label="scalar_adam", optimizer="adam", **s_steps),
+        cfg(LinearSoftmax, label="linear_gd", **m_over),
+        cfg(LinearSoftmax, label="linear_adam", optimizer="adam", **m_over),
+        cfg(LinearSoftmax, label="linear_gd_mse_logit", loss="mse_logit", **m_over),
+        cfg(MLPSoftmax, label="mlp_gd", **m_over),
+    )
+
+
+_ONE_THIRD = ("Band [0.28, 0.40] around the paper's 1/3 (the research note's proposal; the "
+              "paper states 1/3 without a tolerance in what we read). Mean over seeds with a "
+              "bootstrap CI; window = last decade of 3000 steps for the softmax students, "
+              "of 20000 for the scalar model.")
+_P = {"dataset": "softmax_peaked"}
+_SP = {"dataset": "scalar_peaked"}
+
+CLAIMS = (
+    Claim(id="c1_scalar_one_third", where="abstract; theory (tests/test-2.ipynb numerics)",
+          text="learning a peaked distribution with softmax and cross-entropy gives power-law "
+               "time scaling of the loss with a universal exponent of 1/3",
+          paper_value="1/3",
+          check=Value(method="scalar_gd", metric="loss_exponent", lo=0.28, hi=0.40, where=_SP),
+          note="Scalar model: one logit scale D on hard binary labels with a half-normal "
+               "margin density; predicted D^3 = D_0^3 + 3 lr A t, L ~ t^-1/3. " + _ONE_THIRD),
+    Claim(id="c2_linear_one_third", where="abstract; App. D.2 (SGD on the toy)",
+          text="the linear-head toy learning a peaked teacher shows loss ~ t^-1/3",
+          paper_value="1/3",
+          check=Value(method="linear_gd", metric="loss_exponent", lo=0.28, hi=0.40, where=_P),
+          note="Linear head, d = 16, V = 32, teacher temperature 1e-3, online batches of "
+               "256, SGD lr 3 (paper: d = 32, V = 128, batch 1024). " + _ONE_THIRD),
+    Claim(id="c3_linear_adam_one_third", where="abstract; Fig. 1-2 (Adam on the toy)",
+          text="the same 1/3 scaling with Adam, the paper's main optimizer",
+          paper_value="1/3",
+          check=Value(method="linear_adam", metric="loss_exponent", lo=0.28, hi=0.40,
+                      where=_P),
+          note="Adam lr 3e-3 (paper's exp-0 value), betas (0.9, 0.999), same scaled-down "
+               "toy. " + _ONE_THIRD + " Caveat found after the first run (threshold and "
+               "grid unchanged): the fitted exponent is ~0.57; one exploratory run at the "
+               "paper's toy size (d = 32, V = 128, batch 1024, T = 1e-3, lr 3e-3, 1e4 "
+               "steps, one seed) gave 0.54 over [1e3, 1e4]. Adam divides the vanishing "
+               "gradient by its own running RMS, so the 1/D^2 slowdown of (5) is partly "
+               "undone: deterministic Adam grows D ~ t and gives L ~ 1/t (scalar_adam, "
+               "~1), SGD noise pulls it back toward 1/3. The paper's longer Adam runs and "
+               "fit windows were not seen."),
+    Claim(id="c4_mlp_one_third", where="abstract ('regardless of many microscopic details'); "
+                                       "App. D.6 (residual toy)",
+          text="a deeper (residual MLP) student also shows loss ~ t^-1/3",
+          paper_value="1/3",
+          check=Value(method="mlp_gd", metric="loss_exponent", lo=0.28, hi=0.40, where=_P),
+          note="One residual relu^2 block (hidden 4d) + final rmsnorm + linear head, trained "
+               "by SGD lr 3 on the linear teacher (paper: Adam, 6-48 blocks, residual "
+               "teacher). " + _ONE_THIRD),
+    Claim(id="c5_scalar_logit_scale", where="theory (mechanism of the abstract)",
+          text="the logit scale grows as t^(1/3) (power-law vanishing gradients slow its "
+               "growth)",
+          paper_value="t^(1/3) (implied by L ~ 1/beta and t^-1/3)",
+          check=Value(method="scalar_gd", metric="logit_scale_exponent", lo=0.25, hi=0.40,
+                      where=_SP),
+          note="Band from the research note; our derivation predicts exactly 1/3."),
+    Claim(id="c5b_linear_logit_scale", where="theory; exp-2 (logit std recorded)",
+          text="in the toy the logit scale grows as t^(1/3)",
+          paper_value="t^(1/3)",
+          check=Value(method="linear_gd", metric="logit_scale_exponent", lo=0.25, hi=0.40,
+                      where=_P),
+          note="Logit scale = mean std of the student's logits across the vocabulary on the "
+               "probe set (the paper's exp-2 records the same quantity). Band from the note."),
+    Claim(id="c6_scalar_gradient", where="abstract ('power-law vanishing ... gradients'); "
+                                         "test-2.ipynb (-dL/dbeta ~ beta^-2)",
+          text="gradients vanish as a power law, |grad| ~ t^(-2/3)",
+          paper_value="-dL/dbeta ~ beta^-2 (fit -2.26 in the authors' notebook)",
+          check=Value(method="scalar_gd", metric="grad_exponent", lo=0.55, hi=0.75, where=_SP),
+          note="Deterministic scalar model only: in the online toys the SGD noise keeps the "
+               "student off the teacher direction and the full-gradient norm is not the "
+               "scale gradient (reported, not checked). Band from the research note."),
+    Claim(id="c7_scalar_nonpeaked", where="abstract ('when learning peaked distributions'); "
+                                          "Fig. 2 (temperature scan)",
+          text="the 1/3 law needs a peaked target: a non-peaked teacher is learned fast",
+          paper_value="no 1/3 law at high teacher temperature",
+          check=Value(method="scalar_gd", metric="loss_exponent", lo=1.0,
+                      where={"dataset": "scalar_nonpeaked"}),
+          note="Expected before running (our derivation): the soft teacher (T = 1) is "
+               "realizable with a curved optimum D* = 1/T, so the excess loss decays "
+               "exponentially and the late log-log slope is steep; any alpha >= 1 (faster "
+               "than 1/t) is outside the 1/3 band on the expected side."),
+    Claim(id="c7b_linear_nonpeaked", where="abstract; Fig. 2",
+          text="a non-peaked teacher in the linear toy is learned fast (no 1/3 law)",
+          paper_value="no 1/3 law at high teacher temperature",
+          check=Value(method="linear_gd", metric="loss_exponent", lo=1.0,
+                      where={"dataset": "softmax_nonpeaked"}),
+          note="Teacher temperature 1 (nearly uniform over V = 32). Per-sample gradients "
+               "vanish at the teacher (KL to the full teacher distribution), so even online "
+               "SGD converges exponentially; expected alpha >= 1."),
+    Claim(id="c8_scalar_separable", where="contrast in the mechanism (finite margin data)",
+          text="finite separable data with a margin give L ~ 1/t, not t^-1/3",
+          paper_value="(contrast; no number seen)",
+          check=Value(method="scalar_gd", metric="loss_exponent", lo=0.7,
+                      where={"dataset": "scalar_separable"}),
+          note="64 margins with |u| >= 0.5: L ~ e^(-0.5 D), D ~ log t, L ~ 1/t (classical "
+               "separable logistic regression). Threshold 0.7 from the research note."),
+    Claim(id="c8b_linear_separable", where="contrast in the mechanism (finite margin data)",
+          text="a finite (separable) training set gives L ~ 1/t, not t^-1/3",
+          paper_value="(contrast; no number seen)",
+          check=Value(method="linear_gd", metric="loss_exponent", lo=0.7,
+                      where={"dataset": "softmax_separable"}),
+          note="16 inputs with argmax labels of the linear teacher (separable with a margin "
+               "since n < d), full-batch GD lr 3. Threshold 0.7 from the research note."),
+    Claim(id="c9_linear_mse_logit", where="abstract ('intrinsically from the use of softmax "
+                                          "and cross-entropy')",
+          text="the slow law comes from softmax + cross-entropy: a squared error on the "
+               "logits learns the same peaked teacher fast",
+          paper_value="(attribution; no number seen)",
+          check=Value(method="linear_gd_mse_logit", metric="loss_exponent", lo=1.0, where=_P),
+          note="Our control: regression of the student logits on the teacher logits W_t x/T "
+               "(T = 1e-3), no softmax, GD lr 0.1; a quadratic loss with curvature I, so "
+               "exponential convergence is expected (alpha >= 1). A squared error on the "
+               "softmax output is reported too (scalar_gd_mse_prob): our derivation "
+               "predicts it keeps the 1/3 law, so we do not read the abstract as excluding "
+               "it."),
+)
+
+BENCHMARK = Benchmark(
+    slug="softmax_power_law",
+    paper=Paper(
+        title="Universal One-third Time Scaling in Learning Peaked Distributions",
+        arxiv="2602.03685",
+        url="https://arxiv.org/abs/2602.03685",
+        version="arXiv v1/v2 abstract + the authors' code (github.com/liuyz0/TimeScaling); "
+                "body not read",
+        authors="Yizhou Liu, Ziming Liu, Cengiz Pehlevan, Jeff Gore",
+    ),
+    area="optimization",
+    fidelity="scaled_down",
+    fidelity_note=("The paper's linear-head toy (rmsnorm'ed Gaussian inputs, linear softmax "
+                   "teacher at temperature T, zero-initialised student, KL loss, fresh "
+                   "batches) at d = 16, V = 32, batch 256 and 3000 steps instead of d = 32, "
+                   "V = 128, batch 1024 and up to 1e5 steps; SGD as the main optimizer "
+                   "(the paper's App. D.2; its main figures use Adam, also run). The scalar "
+                   "model, the one-block MLP student of a linear teacher and the squared-"
+                   "error and finite-set controls are ours. The LLM evidence is not "
+                   "reproduced."),
+    methods=(ScalarSoftmax, LinearSoftmax, MLPSoftmax),
+    baselines=(),
+    datasets=(ScalarTeacher, SoftmaxTeacher),
+    metrics=METRICS,
+    primary_metric="loss_exponent",
+    claims=CLAIMS,
+    grids={
+        "smoke": Grid(datasets=(S_PEAKED, S_SEP, M_PEAKED, M_SEP), seeds=1,
+                      methods=_methods(scalar_steps=300, steps=100, batch=32)),
+        "quick": Grid(datasets=(S_PEAKED, S_SOFT, S_SEP, M_PEAKED, M_SOFT, M_SEP), seeds=5,
+                      methods=_methods(),
+                      note="scalar 2e4 GD steps, softmax students 3000 steps of batch 256; "
+                           "the scalar model is deterministic (seeds move only its start)"),
+        "full": Grid(datasets=(cfg(ScalarTeacher, label="scalar_peaked", temperature=0.0),
+                               cfg(ScalarTeacher, label="scalar_t0.01", temperature=0.01),
+                               S_SOFT, S_SEP,
+                               cfg(SoftmaxTeacher, label="softmax_peaked", temperature=1e-3,
+                                   d=32, vocab=128),
+                               cfg(SoftmaxTeacher, label="softmax_t0.01", temperature=1e-2,
+                                   d=32, vocab=128),
+                               cfg(SoftmaxTeacher, label="softmax_t0.1", temperature=0.1,
+                                   d=32, vocab=128),
+                               cfg(SoftmaxTeacher, label="softmax_nonpeaked", temperature=1.0,
+                                   d=32, vocab=128),
+                               cfg(SoftmaxTeacher, label="softmax_separable", temperature=0.0,
+                                   n_train=16, d=32, vocab=128)),
+                     seeds=5, methods=_methods(scalar_steps=100_000, steps=20_000, batch=1024),
+                     note="the paper's toy size (d = 32, V = 128, batch 1024) for 2e4 steps "
+                          "and a temperature scan; several CPU-hours"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)
