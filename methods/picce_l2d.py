@@ -1,0 +1,84 @@
+"""PiCCE (Pick the Confident and Correct Expert) surrogate for multi-expert learning to defer.
+
+Paper: "When More Experts Hurt: Underfitting in Multi-Expert Learning to Defer", Shuqi Liu,
+Yuzhou Cao, Lei Feng, Bo An, Luke Ong (ICML 2026), arXiv 2602.17144,
+https://arxiv.org/abs/2602.17144. Read: the abstract and the opening of the v1 HTML; the
+method section, theorems and tables were not reachable (see Deviations).
+
+Setting: K classes, J experts with predictions m_j(x); a scorer g: x -> R^(K+J), psi =
+softmax(g) (outputs 0..K-1 are classes, K+j is "defer to expert j").
+
+  (1) The multi-expert cross-entropy surrogate (the paper's "vanilla CE" baseline,
+      baselines/softmax_l2d.py) puts a defer term on *every* correct expert:
+        L_CE = -log psi_y - sum_j 1[m_j = y] log psi_{K+j}.
+      Its target on x is proportional to (P(y|x), P(m_1 = y|x), ..., P(m_J = y|x)), so the
+      class outputs hold only 1 / (1 + sum_j P(m_j = y|x)) of the mass: the more correct
+      experts, the weaker the class signal (the paper's "multi-expert underfitting").
+  (2) PiCCE keeps one defer term per sample, on the expert that is correct on it and in
+      which the current model is most confident:
+        C(x, y)  = {j : m_j(x) = y}                      (the correct experts)
+        j*(x, y) = argmax_{j in C} psi_{K+j}(x)           (ties: the lowest index)
+        L_PiCCE  = -log psi_y(x) - 1[C != {}] log psi_{K+j*}(x),
+      with j* chosen without gradient (a selection, re-made at every step from the current
+      scores). Each sample is then a single-expert L2D sample (Mozannar & Sontag's loss with
+      expert j*), which is how the abstract says PiCCE "reduces multi-expert L2D to a
+      single-expert-like learning problem".
+  (3) Deferral rule (as for every softmax-parametrised L2D surrogate): a = argmax_i g_i(x)
+      over the K+J outputs; predict a if a < K, else answer m_{a-K}(x).
+  Limits: J = 0, or no correct expert, gives the plain cross-entropy -log psi_y; J = 1 gives
+  exactly L_CE (1) (one correct expert at most).
+
+Deviations:
+  1. RECONSTRUCTION. Only the abstract and introduction were readable; the loss (2) is our
+     reading of the method's name ("pick the confident and correct expert"), the abstract
+     ("adaptively identifies a reliable expert based on empirical evidence ... reduces
+     multi-expert L2D to a single-expert-like learning problem") and the research note.
+     The paper may define the confidence differently (e.g. from running estimates of each
+     expert's accuracy rather than the current psi), add a weighting, or apply a single-
+     expert underfitting remedy on top; none of that is implemented.
+  2. Model and data are scaled down (paper: WideResNet / ResNet on CIFAR-100, ImageNet,
+     MiceBone, Chaoyang): a 64-unit one-hidden-layer ReLU network in numpy trained by Adam
+     for 50 epochs on scikit-learn digits with pixel noise and a 20-class Gaussian mixture,
+     with synthetic specialist experts (datasets/deferral_experts.py).
+  3. The same network, optimizer, epochs and minibatch order are used for PiCCE and both
+     baselines (shared code in baselines/softmax_l2d.py); no early stopping, no tuning.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.baselines.softmax_l2d import L2DSurrogate, weighted_ce
+
+
+def picce_select(g: np.ndarray, correct: np.ndarray, n_classes: int) -> np.ndarray:
+    """Eq. (2)'s j*: per row the correct expert with the largest defer score, -1 if none."""
+    d = np.where(correct > 0, g[:, n_classes:], -np.inf)  # (B, J)
+    if d.shape[1] == 0:
+        return np.full(g.shape[0], -1)
+    j = d.argmax(axis=1)  # argmax of g equals argmax of psi (softmax is monotone)
+    return np.where(correct.any(axis=1), j, -1)
+
+
+def picce_loss(g: np.ndarray, y: np.ndarray, correct: np.ndarray,
+               n_classes: int) -> tuple[float, np.ndarray]:
+    """Eq. (2) averaged over rows, with its gradient in g (j* held fixed)."""
+    n = g.shape[0]
+    w = np.zeros_like(g)  # (B, K+J) per-output weights of -log psi
+    w[np.arange(n), y] = 1.0
+    j = picce_select(g, correct, n_classes)
+    has = j >= 0
+    w[np.flatnonzero(has), n_classes + j[has]] = 1.0
+    return weighted_ce(g, w)
+
+
+@dataclass
+class PiCCE(L2DSurrogate):
+    """The PiCCE surrogate (2) trained like every other surrogate of the benchmark."""
+
+    name: ClassVar[str] = "picce"
+
+    def loss_and_grad(self, g, y, correct, n_classes):
+        return picce_loss(g, y, correct, n_classes)
