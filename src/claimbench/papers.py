@@ -53,7 +53,7 @@ PAPERS: tuple[PaperEntry, ...] = (
     PaperEntry('adam_degenerate', 'optimization', 'Adam auto-converges linearly on highly degenerate polynomials', '2603.09581'),
     PaperEntry('softmax_power_law', 'optimization', 'Softmax + cross-entropy ⇒ universal 1/3 loss exponent', '2602.03685'),
     PaperEntry('continual_quadratic', 'optimization', 'Continual learning theory: quadratic nets on XOR clusters', '2510.05573'),
-    PaperEntry('local_redundancy', 'optimization', 'Local redundancy as a plasticity measure', '2605.09044'),
+    PaperEntry('local_redundancy', 'optimization', 'Local redundancy as a plasticity measure', ''),
     PaperEntry('metadistill', 'optimization', 'MetaDistill: distilling classical-optimizer trajectories into learnable BBO optimizers', ''),
     PaperEntry('eob_benchmark', 'optimization', 'EoB — Evolution of Benchmark for black-box optimisation (LLM program evolution)', '2601.21877'),
     PaperEntry('gnnmim', 'reliable_prediction', 'GNNmim — GNNs with missing node features', '2601.04855'),

@@ -21,6 +21,7 @@ def _modules() -> list[ModuleType]:
         ftrl_potential,
         gcf_layer,
         kde_kernel_linalg,
+        local_redundancy,
         picce_l2d,
         sgg_dp,
         softmax_power_law,
@@ -34,7 +35,8 @@ def _modules() -> list[ModuleType]:
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
             sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
             torus_graph, triplet_dimension, adam_degenerate,
-            continual_quadratic, softmax_power_law, picce_l2d]
+            continual_quadratic, softmax_power_law, picce_l2d,
+            local_redundancy]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,164 @@
+"""Local redundancy (gradient norm on a synthetic memorisation task) as a plasticity measure.
+
+An instance is one seeded continual-training campaign of a small numpy MLP on permuted 8x8
+digits tasks: its checkpoints (weights) are what the measures score, and each checkpoint's
+downstream accuracy after a fixed fine-tuning budget on a fresh task is the truth. A measure
+is judged by the Spearman correlation of its scores with downstream accuracy, and by the
+downstream accuracy of the checkpoint it would pick (relative to the best), in particular on
+a validation-loss plateau (checkpoints that all fit their pre-training task about equally well).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.plasticity_measures import (DeadUnitFraction, EffectiveRank, GradNorm,
+                                                      ValidationLoss, WeightNorm)
+from claimbench.checks import Better, Rank, Value
+from claimbench.datasets.plasticity_checkpoints import ContinualCheckpoints, PlateauCheckpoints
+from claimbench.methods.local_redundancy import LocalRedundancy
+
+LR = LocalRedundancy.name
+MEASURES = (EffectiveRank.name, DeadUnitFraction.name, WeightNorm.name, GradNorm.name)
+
+
+# -- metrics (downstream accuracy is truth) --------------------------------------------------------
+def _spearman(inst, out) -> float | None:
+    from scipy.stats import spearmanr
+
+    s = np.asarray(out["scores"], float)
+    acc = inst.truth["downstream_acc"]
+    if not np.all(np.isfinite(s)):
+        return None
+    if np.ptp(s) == 0.0 or np.ptp(acc) == 0.0:
+        return 0.0  # a constant score carries no ranking information
+    return float(spearmanr(s, acc).statistic)
+
+
+def _abs_spearman(inst, out) -> float | None:
+    rho = _spearman(inst, out)
+    return None if rho is None else abs(rho)
+
+
+def _picked_acc(inst, out) -> float | None:
+    """Downstream accuracy of the top-scored checkpoint (ties: their mean, a random tie-break)."""
+    s = np.asarray(out["scores"], float)
+    if not np.all(np.isfinite(s)):
+        return None
+    return float(inst.truth["downstream_acc"][s == s.max()].mean())
+
+
+def _selection_quality(inst, out) -> float | None:
+    acc = _picked_acc(inst, out)
+    return None if acc is None else acc / float(inst.truth["downstream_acc"].max())
+
+
+def _selection_regret(inst, out) -> float | None:
+    acc = _picked_acc(inst, out)
+    return None if acc is None else float(inst.truth["downstream_acc"].max()) - acc
+
+
+METRICS = (
+    Metric("spearman", _spearman, True,
+           "Spearman rho between the oriented scores and downstream accuracy over the "
+           "instance's checkpoints (0 for a constant score)"),
+    Metric("abs_spearman", _abs_spearman, True, "|spearman| (ignores the measure's orientation)"),
+    Metric("selection_quality", _selection_quality, True,
+           "downstream accuracy of the top-scored checkpoint / best downstream accuracy"),
+    Metric("selection_regret", _selection_regret, False,
+           "best downstream accuracy minus that of the top-scored checkpoint"),
+    output_metric("time_s", description="wall time of scoring all checkpoints"),
+)
+
+# -- claims ------------------------------------------------------------------------------------------
+_CONT = {"dataset": ContinualCheckpoints.name}
+_PLAT = {"dataset": PlateauCheckpoints.name}
+_NOTE = ("The paper's correlations were not read (only its abstract was available); the check "
+         "asks for a positive paired improvement in Spearman rho over (dataset config, seed), "
+         "one-sided Wilcoxon with Holm correction, no margin. Orientations are fixed from the "
+         "literature before any run: effective rank and real-data gradient norm up = plastic; "
+         "dead fraction and weight norm up = less plastic.")
+
+CLAIMS = tuple(
+    Claim(id=f"c1_spearman_vs_{b}", where="abstract; continual image classification experiment",
+          text="local redundancy predicts downstream performance better than existing measures",
+          paper_value="", check=Better(method=LR, baseline=b, metric="spearman", where=_CONT),
+          note=_NOTE)
+    for b in MEASURES
+) + (
+    Claim(id="c2_best_predictor", where="abstract",
+          text="local redundancy predicts downstream performance better than existing measures",
+          paper_value="",
+          check=Rank(method=LR, metric="spearman", k=1, among=(LR, *MEASURES), where=_CONT),
+          note="Top average rank of Spearman rho among the five plasticity measures, over the "
+               "continual instances."),
+    Claim(id="c3_strong_correlation", where="research note's proposed check (paper not read)",
+          text="local redundancy predicts downstream performance",
+          paper_value="",
+          check=Value(method=LR, metric="spearman", lo=0.6, where=_CONT),
+          note="Threshold 0.6 on the mean rho is the research note's proposal, not a number of "
+               "the paper (none was available)."),
+    Claim(id="c4_plateau_selection", where="abstract; pretraining checkpoint selection",
+          text="enables pretraining checkpoint selection where validation loss plateaus",
+          paper_value="",
+          check=Better(method=LR, baseline=ValidationLoss.name, metric="selection_quality",
+                       where=_PLAT),
+          note="Plateau regime (our reconstruction): one continual pre-training run whose per-task "
+               "checkpoints all sit at about the same current-task validation loss while "
+               "plasticity falls; the checkpoint with the largest local redundancy against the "
+               "one with the lowest validation loss, scored by downstream accuracy relative to "
+               "the best checkpoint. Paired one-sided Wilcoxon over seeds, no margin."),
+)
+
+# -- grids --------------------------------------------------------------------------------------------
+_SMOKE = (cfg(ContinualCheckpoints, n_runs=2, n_tasks=2, steps_per_task=30, hidden=(16,),
+              finetune_steps=20, n_probe=64),
+          cfg(PlateauCheckpoints, n_tasks=3, steps_per_task=30, hidden=(16,), finetune_steps=20,
+              n_probe=64))
+_SMOKE_METHODS = (cfg(LocalRedundancy, n_samples=64), cfg(EffectiveRank), cfg(DeadUnitFraction),
+                  cfg(WeightNorm), cfg(GradNorm), cfg(ValidationLoss))
+# Every measure with defaults, plus the other reading of "expected squared gradient norm": the
+# squared norm of the memorisation loss' gradient over minibatches of 64 random pairs.
+_METHODS = (cfg(LocalRedundancy), cfg(LocalRedundancy, batch_size=64), cfg(EffectiveRank),
+            cfg(DeadUnitFraction), cfg(WeightNorm), cfg(GradNorm), cfg(ValidationLoss))
+
+BENCHMARK = Benchmark(
+    slug="local_redundancy",
+    paper=Paper(
+        title="Local Redundancy: An Information-Theoretic Measure of Plasticity from Synthetic "
+              "Memorization",
+        arxiv="",
+        venue="ICML 2026",
+        url="https://raw.githubusercontent.com/mlresearch/v306/main/assets/cheng26i/cheng26i.pdf",
+        version="PMLR v306 (cheng26i): abstract and opening of the introduction only",
+        authors="Jiaxuan Cheng",
+    ),
+    area="optimization",
+    fidelity="proxy",
+    fidelity_note=("Only the abstract could be read. The measure is the abstract's lower bound "
+                   "(expected squared gradient norm on random inputs with random labels), with "
+                   "the estimator's details reconstructed. The paper's continual image "
+                   "classification (and time-series transfer, not reproduced) is replaced by a "
+                   "numpy MLP on permuted 8x8 digits tasks; the plateau regime for checkpoint "
+                   "selection is our reconstruction (see datasets/plasticity_checkpoints.py)."),
+    methods=(LocalRedundancy,),
+    baselines=(EffectiveRank, DeadUnitFraction, WeightNorm, GradNorm, ValidationLoss),
+    datasets=(ContinualCheckpoints, PlateauCheckpoints),
+    metrics=METRICS,
+    primary_metric="spearman",
+    claims=CLAIMS,
+    grids={
+        "smoke": Grid(datasets=_SMOKE, seeds=1, methods=_SMOKE_METHODS),
+        "quick": Grid(datasets=sweep(ContinualCheckpoints, lr_max=[1e-2, 3e-2])
+                      + (cfg(PlateauCheckpoints),), seeds=8, methods=_METHODS,
+                      note="2 continual campaigns (Adam lr up to 1e-2 / 3e-2; 4 runs x 5 tasks, "
+                           "64-64 MLP) and the plateau run (10 tasks at lr 1e-2), 8 seeds"),
+        "full": Grid(datasets=sweep(ContinualCheckpoints, lr_max=[1e-2, 3e-2], n_tasks=[10],
+                                    hidden=[(256, 256)], n_downstream=[3])
+                     + (cfg(PlateauCheckpoints, hidden=(256, 256), n_tasks=20, n_downstream=3),),
+                     seeds=10, methods=_METHODS,
+                     note="the research note's scale: 256-256 MLP, 10 tasks per run, 3 "
+                          "downstream tasks per checkpoint"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)
