@@ -16,6 +16,7 @@ def _modules() -> list[ModuleType]:
         autobidding_raic,
         bandit_ot,
         bimetric_nn,
+        care_recsys,
         continual_quadratic,
         dp_ridge,
         ftrl_potential,
@@ -36,7 +37,7 @@ def _modules() -> list[ModuleType]:
             sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
-            local_redundancy]
+            local_redundancy, care_recsys]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,195 @@
+"""CARE: adaptive calibration of recommendation sets under drift (ICML 2026 poster 62132).
+
+Ten frozen backbone recommenders of graded quality score 51-item candidate lists of a
+synthetic interaction stream (500 users per step, 50 steps) whose user preferences are stable
+(10 steps), rotate gradually (20 steps), then jump abruptly (20 steps). Each method outputs a
+recommendation set per interaction, step by step, and sees the true items of a step only after
+committing its sets. We compare CARE (per-backbone thresholds recalibrated on loss-localized
+segments, aggregated by a size-weighted vote), its best single constituent with CARE's
+threshold, a split-conformal (or Hoeffding) threshold fixed once, global online threshold
+updates (per-step, ACI-style; and cumulative, i.e. CARE without localization) and a fixed
+top-10 list (plus CARE with a larger segment temperature, as a sensitivity variant), on
+miss rate per phase, per-step violations of the target and set size, at
+target miss rates alpha in {0.05, 0.1, 0.15}.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import (Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg,
+                            output_metric, sweep)
+from claimbench.baselines.fixed_topk import FixedTopK
+from claimbench.baselines.online_threshold_update import OnlineThresholdUpdate
+from claimbench.baselines.static_calibration import StaticCalibration, true_in_set
+from claimbench.checks import Better, Ratio, Value
+from claimbench.datasets.drifting_interactions import PHASES, DriftingInteractions
+from claimbench.methods.care_recsys import CARE
+
+_ALPHAS = [0.05, 0.1, 0.15]  # quick grid targets (within the repo's list 0.05 ... 0.15)
+TOL = 0.02  # research note's proposed slack over alpha (no tolerance of the paper was seen)
+
+
+def _step_miss(inst, out) -> np.ndarray:
+    return 1.0 - true_in_set(np.asarray(out["sets"]), inst.truth["true_pos"]).mean(axis=1)  # (T,)
+
+
+def _phase_risk(p: int):
+    def fn(inst, out) -> float:
+        return float(_step_miss(inst, out)[inst.truth["phase"] == p].mean())
+    return fn
+
+
+def max_phase_risk(inst, out) -> float:
+    miss, ph = _step_miss(inst, out), inst.truth["phase"]
+    return float(max(miss[ph == p].mean() for p in np.unique(ph)))
+
+
+def max_phase_excess(inst, out) -> float:
+    return max_phase_risk(inst, out) - inst.truth["alpha"]
+
+
+def post_excess(inst, out) -> float:
+    return _phase_risk(2)(inst, out) - inst.truth["alpha"]
+
+
+def violation_rate(inst, out) -> float:
+    return float((_step_miss(inst, out) > inst.truth["alpha"] + TOL).mean())
+
+
+def avg_set_size(inst, out) -> float:
+    return float(np.asarray(out["sets"]).sum(axis=-1).mean())
+
+
+def post_set_size(inst, out) -> float:
+    sizes = np.asarray(out["sets"]).sum(axis=-1).mean(axis=1)  # (T,)
+    return float(sizes[inst.truth["phase"] == 2].mean())
+
+
+def risk_trace(inst, out) -> dict:
+    miss = _step_miss(inst, out)
+    return {"x": list(range(miss.size)), "y": miss.tolist()}
+
+
+def size_trace(inst, out) -> dict:
+    sizes = np.asarray(out["sets"]).sum(axis=-1).mean(axis=1)
+    return {"x": list(range(sizes.size)), "y": sizes.tolist()}
+
+
+METRICS = (
+    *(Metric(f"risk_{name}", _phase_risk(p),
+             description=f"miss rate (true item not in the set) over the {name} phase")
+      for p, name in enumerate(PHASES)),
+    Metric("max_phase_risk", max_phase_risk, description="largest of the three phase miss rates"),
+    Metric("max_phase_excess", max_phase_excess,
+           description="max_phase_risk - alpha (alpha: the dataset's target miss rate)"),
+    Metric("post_excess", post_excess, description="risk_post - alpha"),
+    Metric("violation_rate", violation_rate,
+           description=f"fraction of steps (windows of n_users interactions) whose miss rate "
+                       f"exceeds alpha + {TOL}"),
+    Metric("avg_set_size", avg_set_size, description="mean set size over all interactions"),
+    Metric("post_set_size", post_set_size, description="mean set size over the post-shift phase"),
+    output_metric("time_s", description="wall time of the whole online pass"),
+)
+
+TRACES = (
+    TraceMetric("miss_vs_step", risk_trace, xlabel="step", ylabel="miss rate"),
+    TraceMetric("size_vs_step", size_trace, xlabel="step", ylabel="mean set size"),
+)
+
+METHODS = (
+    cfg(CARE, label="care"),
+    cfg(CARE, label="care_best_single", aggregate=False, backbone=0),
+    cfg(StaticCalibration, label="static_calibration"),
+    cfg(StaticCalibration, label="static_hoeffding", rule="hoeffding"),
+    cfg(OnlineThresholdUpdate, label="online_threshold_update"),
+    cfg(OnlineThresholdUpdate, label="online_cumulative", window="cumulative",
+        init="hoeffding", freeze_every=5),
+    cfg(FixedTopK, label="fixed_topk"),
+    # Sensitivity variant, in no claim: the repo's segment temperature is the risk level
+    # alpha, at which the (len)^2 factor nearly always keeps the segment at step 0.
+    cfg(CARE, label="care_tau1", shift_temperature=1.0),
+)
+
+_NO_PAPER_TEXT = ("The paper's text was not available (abstract and authors' code only); "
+                  "threshold from the research note's proposal, fixed before running.")
+
+CLAIMS = (
+    *(Claim(id=f"c1{tag}_care_risk_every_phase_alpha{int(round(a * 100)):02d}",
+            where="abstract (finite-sample risk control)",
+            text="CARE preserves the desired statistical guarantee (utility risk at the target "
+                 "level) over the interaction stream, in every phase of drift",
+            paper_value="",
+            check=Value(method="care", metric="max_phase_excess", hi=TOL, where={"alpha": a}),
+            note=f"alpha = {a}: mean over seeds of (largest phase miss rate - alpha) <= {TOL}, "
+                 f"i.e. every phase's miss rate <= alpha + {TOL}. One claim per alpha: a first "
+                 f"version pooled the three alphas, which lets slack at one target hide a "
+                 f"violation at another; it was split after the first quick run (the "
+                 f"threshold was not changed). " + _NO_PAPER_TEXT)
+      for tag, a in zip("abc", _ALPHAS)),
+    Claim(id="c2_static_breaks_after_shift",
+          where="abstract (motivation: fixed deployment degrades)",
+          text="a threshold calibrated once (no recalibration) loses the guarantee after the "
+               "behaviour shift",
+          paper_value="",
+          check=Value(method="static_calibration", metric="post_excess", lo=TOL),
+          note=f"Split-conformal threshold of the best backbone on a pre-drift batch: mean "
+               f"post-shift miss rate >= alpha + {TOL}. " + _NO_PAPER_TEXT),
+    Claim(id="c3_care_beats_static_post_shift", where="abstract ('improves robustness')",
+          text="CARE improves robustness over static calibration under drift",
+          paper_value="",
+          check=Better(method="care", baseline="static_calibration", metric="risk_post"),
+          note="Lower post-shift miss rate, paired over (alpha, seed). Margin 0: directional."),
+    Claim(id="c4_size_vs_best_constituent", where="abstract ('bounds on the expected set "
+                                                 "size relative to the best constituent')",
+          text="CARE's aggregated sets are no larger than the best constituent predictor's, "
+               "up to the bound",
+          paper_value="",
+          check=Ratio(numerator="care", denominator="care_best_single", metric="avg_set_size",
+                      at_most=1.1),
+          note="Geometric mean of CARE's mean set size over that of its best constituent "
+               "(backbone 0, the least noisy, with CARE's own recalibrated threshold) <= 1.1: "
+               "the research note's proposal; the paper's bound was not seen. A weighted "
+               "majority vote alone only guarantees |C| <= 2 sum_m w_m |C_m|."),
+)
+
+
+BENCHMARK = Benchmark(
+    slug="care_recsys",
+    paper=Paper(
+        title="CARE: Adaptive Calibration for Reliable Recommendations",
+        arxiv="",
+        url="https://icml.cc/virtual/2026/poster/62132",
+        version="ICML 2026 poster abstract + authors' code (github kalpiree/CARE)",
+        authors="(anonymous in the sources read)",
+    ),
+    area="reliable_prediction",
+    fidelity="proxy",
+    fidelity_note=("CARE's rule is re-implemented from the authors' code (the paper's text "
+                   "was not available). Real datasets and trained sequential recommenders are "
+                   "replaced by a synthetic latent-factor stream with frozen, noisy scoring "
+                   "functions; 500 users per step, 50 steps, 10 backbones, 51 candidates "
+                   "(the repo's per-event protocol). Risk is measured on every step, not only "
+                   "on the repo's frozen evaluation steps."),
+    methods=(CARE,),
+    baselines=(StaticCalibration, OnlineThresholdUpdate, FixedTopK),
+    datasets=(DriftingInteractions,),
+    metrics=METRICS,
+    primary_metric="max_phase_excess",
+    claims=CLAIMS,
+    traces=TRACES,
+    grids={
+        "smoke": Grid(datasets=(cfg(DriftingInteractions, n_users=60, n_items=200,
+                                    n_backbones=3, steps_pre=3, steps_drift=3,
+                                    steps_post=4),),
+                      seeds=1, methods=METHODS),
+        "quick": Grid(datasets=sweep(DriftingInteractions, alpha=_ALPHAS), seeds=5,
+                      methods=METHODS,
+                      note="3 target levels x 5 seeds; 500 users x 50 steps, 10 backbones"),
+        "full": Grid(datasets=sweep(DriftingInteractions, alpha=[0.05, 0.07, 0.1, 0.12, 0.15],
+                                    n_users=[500, 2000]),
+                     seeds=10, methods=METHODS,
+                     note="the repo's alpha list; 2000 users per step tightens the Hoeffding "
+                          "start"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)
