@@ -19,6 +19,7 @@ def _modules() -> list[ModuleType]:
         care_recsys,
         continual_quadratic,
         dp_ridge,
+        eefp_early_exit,
         ftrl_potential,
         gcf_layer,
         kde_kernel_linalg,
@@ -37,7 +38,7 @@ def _modules() -> list[ModuleType]:
             sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
-            local_redundancy, care_recsys]
+            local_redundancy, care_recsys, eefp_early_exit]
 
 
 _CACHE: dict[str, ModuleType] | None = None
