@@ -54,7 +54,7 @@ def test_declaration(slug):
 def test_smoke_grid_runs(slug, store):
     b = BENCHES[slug]
     planned = plan(store, {slug: registry.module_of(slug)}, select_cells(b, "smoke"), False)
-    summary = execute_plan(store, {slug: b}, planned, jobs=2, timeout=60)
+    summary = execute_plan(store, {slug: b}, planned, jobs=2, timeout=180)
     rows = store.rows(slug)
     assert len(rows) == summary.total > 0
     bad = [(r["method"], r["dataset"], r["status"], (r["error"] or "")[-300:]) for r in rows
