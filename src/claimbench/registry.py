@@ -20,10 +20,12 @@ def _modules() -> list[ModuleType]:
         continual_quadratic,
         dp_ridge,
         eefp_early_exit,
+        eob_benchmark,
         ftrl_potential,
         gcf_layer,
         kde_kernel_linalg,
         local_redundancy,
+        metadistill,
         picce_l2d,
         sgg_dp,
         softmax_power_law,
@@ -38,7 +40,7 @@ def _modules() -> list[ModuleType]:
             sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
-            local_redundancy, care_recsys, eefp_early_exit]
+            local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,224 @@
+"""Equivariant covariance tensors (ICML 2026): E(3)-equivariant mean and full 6x6 covariance
+for symmetric rank-2 tensors, on randomly rotated point clouds labelled with noisy inertia
+tensors.
+
+Every method sees a few hundred rotated clouds of solid ellipsoids, boxes and elliptic
+cylinders with Student-t(3) noisy inertia tensors (Kelvin-Mandel coordinates), and predicts a
+mean and a 6x6 covariance for evaluation clouds that mix held-out shapes with an unseen family
+(solid tori, 1.5x larger). Metrics: squared Frobenius error of the mean against the clean
+tensor, NLL and coverage calibration of the noisy tensor under each method's own predictive
+law, the equivariance error on E(3)-moved copies of evaluation clouds, and the AUROC of
+log det Sigma as an out-of-distribution score. Compared: the paper's model with its LE-ESO
+loss, the same model with a Gaussian NLL, a non-equivariant DeepSets network with Cholesky,
+diagonal or isotropic Gaussian covariance, and a 5-member deep ensemble.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.cholesky_gaussian_nll import CholeskyGaussianNLL
+from claimbench.baselines.deep_ensemble import DeepEnsemble
+from claimbench.baselines.diagonal_variance import DiagonalVariance
+from claimbench.checks import Better, Ratio, Value
+from claimbench.datasets.point_cloud_tensors import PointCloudTensors, km_rotation
+from claimbench.methods.e3_tensor_uq import E3TensorUQ, laplace_logpdf, laplace_radial_cdf
+
+LEVELS = np.arange(1, 20) / 20.0  # nominal coverage levels 0.05 .. 0.95
+NLL_CAP = 1e6
+
+
+def _in_dist(inst, out):
+    keep = ~inst.truth["is_ood"]
+    return keep, np.asarray(out["mean"])[keep], np.asarray(out["cov"])[keep]
+
+
+def _mahalanobis(r: np.ndarray, cov: np.ndarray) -> np.ndarray:
+    return np.einsum("bi,bi->b", r, np.linalg.solve(cov, r[..., None])[..., 0])
+
+
+def error(inst, out) -> float:
+    keep, mean, _ = _in_dist(inst, out)
+    return float(((mean - inst.truth["y_clean"][keep]) ** 2).sum(1).mean())
+
+
+def nll(inst, out) -> float:
+    keep, mean, cov = _in_dist(inst, out)
+    r = inst.truth["y_noisy"][keep] - mean  # (n, 6)
+    if out["family"] == "laplace":
+        per = -laplace_logpdf(r, cov)
+    else:
+        _, logdet = np.linalg.slogdet(cov)
+        per = 0.5 * (_mahalanobis(r, cov) + logdet + r.shape[1] * np.log(2 * np.pi))
+    per = np.nan_to_num(per, nan=NLL_CAP, posinf=NLL_CAP)
+    return float(np.minimum(per, NLL_CAP).mean())
+
+
+def radial_pit(inst, out) -> np.ndarray:
+    """P(Mahalanobis radius <= observed) under the method's law: uniform when calibrated."""
+    from scipy.stats import chi2
+
+    keep, mean, cov = _in_dist(inst, out)
+    r = inst.truth["y_noisy"][keep] - mean
+    q = _mahalanobis(r, cov)
+    if out["family"] == "laplace":
+        return laplace_radial_cdf(q, r.shape[1])
+    return chi2.cdf(q, r.shape[1])
+
+
+def cal_err(inst, out) -> float:
+    u = radial_pit(inst, out)
+    return float(np.mean([abs((u <= a).mean() - a) for a in LEVELS]))
+
+
+def coverage90(inst, out) -> float:
+    return float((radial_pit(inst, out) <= 0.9).mean())
+
+
+def equiv_err(inst, out) -> float | None:
+    """max over moved copies of the relative error |f(gx) - g.f(x)| of mean and covariance."""
+    if "mean_g" not in out:
+        return None
+    q = km_rotation(inst.truth["g_rot"])  # (m, 6, 6)
+    m = q.shape[0]
+    mean, cov = np.asarray(out["mean"])[:m], np.asarray(out["cov"])[:m]
+    want_mu = np.einsum("bij,bj->bi", q, mean)
+    want_cov = q @ cov @ np.swapaxes(q, 1, 2)
+    e_mu = np.linalg.norm(out["mean_g"] - want_mu, axis=1) / np.linalg.norm(mean, axis=1)
+    e_cov = (np.linalg.norm(out["cov_g"] - want_cov, axis=(1, 2))
+             / np.linalg.norm(cov, axis=(1, 2)))
+    worst = float(max(e_mu.max(), e_cov.max()))
+    return worst if np.isfinite(worst) else NLL_CAP
+
+
+def ood_auroc(inst, out) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    score = np.nan_to_num(np.asarray(out["logdet"], dtype=float), nan=0.0, posinf=1e300,
+                          neginf=-1e300)
+    return float(roc_auc_score(inst.truth["is_ood"], score))
+
+
+METRICS = (
+    Metric("error", error, description="mean over in-distribution evaluation clouds of "
+           "||mu - I_clean||_F^2 (Kelvin-Mandel norm = Frobenius norm)"),
+    Metric("nll", nll, description="mean negative log-likelihood of the noisy tensor under the "
+           "method's predictive law (Gaussian, or the Laplace-type law of LE-ESO)"),
+    Metric("cal_err", cal_err, description="mean over nominal levels 0.05..0.95 of |empirical "
+           "coverage of the Mahalanobis ellipsoid - level|"),
+    Metric("coverage90", coverage90, higher_is_better=True,
+           description="empirical coverage of the nominal 90% ellipsoid"),
+    Metric("equiv_err", equiv_err, description="max relative error |f(gx) - g.f(x)| of mean and "
+           "covariance over E(3)-moved copies (rotation/reflection, shift, point permutation)"),
+    Metric("ood_auroc", ood_auroc, higher_is_better=True,
+           description="AUROC of log det Sigma separating OOD tori from in-distribution shapes"),
+    output_metric("time_s", description="training + prediction wall time"),
+)
+
+_HEAVY = {"noise_df": 3.0}
+_NO_NUMBER = "The abstract gives no number; "
+
+CLAIMS = (
+    Claim(id="c1_exact_equivariance", where="abstract",
+          text="both mean and covariance preserve rotational symmetry; exact equivariance",
+          paper_value="",
+          check=Value(method="e3_uq", metric="equiv_err", hi=1e-10, stat="max"),
+          note="Max over every cell of the relative equivariance error of mean and covariance "
+               "on moved copies (O(3) incl. reflections, translations, point permutations); "
+               "1e-10 is the float64 round-off threshold set in the brief."),
+    Claim(id="c2_competitive_accuracy", where="abstract",
+          text="our method achieves competitive performance",
+          paper_value="",
+          check=Ratio(numerator="e3_uq", denominator="cholesky_gaussian_nll", metric="error",
+                      at_most=1.1),
+          note=_NO_NUMBER + "'competitive' read as a geometric-mean error ratio to the "
+               "non-equivariant Cholesky baseline of at most 1.1 (fixed before running)."),
+    Claim(id="c3_calibration_vs_cholesky", where="abstract",
+          text="physically consistent, better-calibrated uncertainty than a non-equivariant "
+               "full-covariance Gaussian network",
+          paper_value="",
+          check=Better(method="e3_uq", baseline="cholesky_gaussian_nll", metric="cal_err",
+                       where=_HEAVY),
+          note=_NO_NUMBER + "directional, margin 0, heavy-tailed (Student-t, 3 dof) noise."),
+    Claim(id="c4_ood_auroc", where="abstract (OOD detection)",
+          text="the predicted uncertainty is useful for out-of-distribution detection",
+          paper_value="",
+          check=Value(method="e3_uq", metric="ood_auroc", lo=0.7),
+          note=_NO_NUMBER + "threshold 0.7 is the research note's proposal. OOD = unseen "
+               "family (solid tori) scaled 1.5x; score = log det Sigma. For reference the "
+               "true noise covariance would score ~0.85 on this split."),
+    Claim(id="c5_le_eso_vs_gaussian", where="abstract (LE-ESO)",
+          text="LE-ESO, a robust surrogate based on the multivariate Laplace distribution, "
+               "provides robustness to heavy-tailed errors",
+          paper_value="",
+          check=Better(method="e3_uq", baseline="e3_uq_gaussian", metric="cal_err",
+                       where=_HEAVY),
+          note="Same equivariant model trained with the Gaussian NLL instead (ablation); "
+               "calibration of each under its own law, Student-t(3) noise, margin 0. The "
+               "comparison is the research note's proposal."),
+    Claim(id="c6_nll_vs_cholesky", where="abstract",
+          text="competitive performance with full predictive distributions",
+          paper_value="",
+          check=Better(method="e3_uq", baseline="cholesky_gaussian_nll", metric="nll",
+                       where=_HEAVY),
+          note=_NO_NUMBER + "the research note proposes 'NLL <= baselines under heavy-tailed "
+               "noise'; directional, margin 0."),
+)
+
+_QUICK_METHODS = (
+    cfg(E3TensorUQ, label="e3_uq"),
+    cfg(E3TensorUQ, label="e3_uq_gaussian", loss="gaussian"),
+    cfg(CholeskyGaussianNLL, label="cholesky_gaussian_nll"),
+    cfg(DiagonalVariance, label="diagonal_variance"),
+    cfg(DiagonalVariance, label="isotropic_variance", isotropic=True),
+    cfg(DeepEnsemble, label="deep_ensemble"),
+)
+_SMOKE_METHODS = (
+    cfg(E3TensorUQ, label="e3_uq", epochs=2),
+    cfg(E3TensorUQ, label="e3_uq_gaussian", loss="gaussian", epochs=2),
+    cfg(CholeskyGaussianNLL, label="cholesky_gaussian_nll", epochs=2),
+    cfg(DiagonalVariance, label="diagonal_variance", epochs=2),
+    cfg(DiagonalVariance, label="isotropic_variance", isotropic=True, epochs=2),
+    cfg(DeepEnsemble, label="deep_ensemble", n_members=2, epochs=2),
+)
+
+BENCHMARK = Benchmark(
+    slug="e3_tensor_uq",
+    paper=Paper(
+        title="Equivariant Covariance Tensors: Guaranteed SPD Uncertainty for Tensor-Valued "
+              "Geometric Learning",
+        arxiv="",
+        venue="ICML 2026",
+        url="https://raw.githubusercontent.com/mlresearch/v306/main/assets/liu26bk/liu26bk.pdf",
+        version="PMLR v306 (liu26bk); abstract only",
+        authors="Ruihan Liu, Yu Ji, Jianbo Yu, Shifu Yan, Qingchao Jiang",
+    ),
+    area="reliable_prediction",
+    fidelity="proxy",
+    fidelity_note=("Only the abstract was readable. The irrep decomposition of the 6x6 "
+                   "covariance (2x l=0 + 2x l=2 + 1x l=4), Sigma = expm(L) and a "
+                   "Laplace-based log-Euclidean loss are implemented from it; the exact LE-ESO "
+                   "form and the paper's backbone are reconstructions (a tiny invariant-feature "
+                   "network with outer-product tensor features, float64). Data are synthetic "
+                   "rotated solid primitives with Student-t noisy inertia tensors instead of "
+                   "ModelNet40 and Materials Project dielectric tensors."),
+    methods=(E3TensorUQ,),
+    baselines=(CholeskyGaussianNLL, DiagonalVariance, DeepEnsemble),
+    datasets=(PointCloudTensors,),
+    metrics=METRICS,
+    primary_metric="nll",
+    claims=CLAIMS,
+    grids={
+        "smoke": Grid(datasets=(cfg(PointCloudTensors, noise_df=3.0, n_train=60, n_test=20,
+                                    n_ood=20, n_points=12, n_equiv=8),),
+                      seeds=1, methods=_SMOKE_METHODS),
+        "quick": Grid(datasets=(cfg(PointCloudTensors, noise_df=3.0),), seeds=6,
+                      methods=_QUICK_METHODS,
+                      note="300 training clouds of 32 points, Student-t(3) noise, 6 seeds"),
+        "full": Grid(datasets=sweep(PointCloudTensors, noise_df=[3.0, 0.0],
+                                    n_train=[300, 1000, 3000], n_points=[64]),
+                     seeds=10, methods=_QUICK_METHODS,
+                     note="noise tails x training-set size; Gaussian noise as a control"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)
