@@ -15,61 +15,7 @@ from .claims import VERDICTS, ClaimResult
 from .papers import AREAS, PAPERS
 from .render import html_escape as esc
 
-CSS = """
-:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--head:#f6f8fa}
-*{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;
-color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:1rem}
-a{color:#0550ae}a:focus,button:focus,input:focus,select:focus{outline:3px solid #0969da;outline-offset:1px}
-h1{font-size:1.5rem;margin:.2rem 0 .6rem}h2{font-size:1.2rem;margin-top:1.6rem}
-.muted{color:var(--muted)}.controls{display:flex;flex-wrap:wrap;gap:.6rem;margin:.8rem 0}
-.controls label{display:flex;flex-direction:column;font-size:.85rem;color:var(--muted)}
-input,select{font:inherit;padding:.3rem .4rem;border:1px solid var(--line);border-radius:4px}
-.table-wrap{overflow-x:auto;border:1px solid var(--line);border-radius:6px}
-table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{padding:.4rem .55rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-th{background:var(--head);white-space:nowrap}th button{all:unset;cursor:pointer;font-weight:600}
-th button::after{content:" \\2195";color:var(--muted)}th[aria-sort=ascending] button::after{content:" \\2191"}
-th[aria-sort=descending] button::after{content:" \\2193"}
-.badge{display:inline-block;border-radius:10px;padding:0 .5rem;margin:0 .15rem .15rem 0;font-size:.8rem;
-white-space:nowrap;border:1px solid transparent}
-.v-reproduced{background:#dafbe1;border-color:#4ac26b}.v-not_reproduced{background:#ffebe9;border-color:#ff8182}
-.v-inconclusive{background:#fff8c5;border-color:#d4a72c}.v-vacuous{background:#fbefff;border-color:#c297ff}
-.v-not_run,.v-error{background:#eaeef2;border-color:#afb8c1}.ext{font-size:.75rem;background:#ddf4ff;
-border-radius:8px;padding:0 .4rem;margin-left:.3rem}
-.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:.8rem}
-.plots img{width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
-code{background:var(--head);padding:.1rem .3rem;border-radius:3px;word-break:break-all}
-@media (max-width:640px){body{padding:.5rem;font-size:14px}th,td{padding:.3rem}}
-"""
-
-JS = """
-'use strict';
-function cellKey(td){const v=td.getAttribute('data-sort');const t=v===null?td.textContent.trim():v;
-  const n=parseFloat(t);return (t!==''&&!isNaN(n)&&isFinite(n)&&/^[-+]?[0-9.eE+-]+$/.test(t))?n:t.toLowerCase();}
-function sortTable(th){const table=th.closest('table');const idx=Array.prototype.indexOf.call(th.parentNode.children,th);
-  const asc=th.getAttribute('aria-sort')!=='ascending';
-  table.querySelectorAll('th').forEach(h=>h.removeAttribute('aria-sort'));
-  th.setAttribute('aria-sort',asc?'ascending':'descending');
-  const body=table.tBodies[0];const rows=Array.from(body.rows);
-  rows.sort((a,b)=>{const x=cellKey(a.cells[idx]),y=cellKey(b.cells[idx]);
-    if(typeof x==='number'&&typeof y==='number')return asc?x-y:y-x;
-    if(typeof x==='number')return -1; if(typeof y==='number')return 1;
-    return asc?String(x).localeCompare(String(y)):String(y).localeCompare(String(x));});
-  rows.forEach(r=>body.appendChild(r));}
-document.querySelectorAll('table.sortable th').forEach(th=>{const b=document.createElement('button');
-  b.type='button';b.textContent=th.textContent;th.textContent='';th.appendChild(b);
-  b.addEventListener('click',()=>sortTable(th));});
-function applyFilters(){const q=(document.getElementById('search')||{}).value||'';
-  const f={};document.querySelectorAll('select[data-filter]').forEach(s=>{f[s.getAttribute('data-filter')]=s.value;});
-  let shown=0;document.querySelectorAll('#papers tbody tr').forEach(tr=>{let ok=true;
-    for(const k in f){if(!f[k])continue;const have=(tr.getAttribute('data-'+k)||'').split(' ');
-      if(have.indexOf(f[k])<0)ok=false;}
-    if(q&&tr.textContent.toLowerCase().indexOf(q.toLowerCase())<0)ok=false;
-    tr.hidden=!ok;if(ok)shown++;});
-  const c=document.getElementById('count');if(c)c.textContent=shown+' shown';}
-document.querySelectorAll('select[data-filter],#search').forEach(el=>el.addEventListener('input',applyFilters));
-if(document.getElementById('papers'))applyFilters();
-"""
+STATIC = ("site.css", "site.js")  # shipped in claimbench/static, copied beside the pages
 
 
 def _page(title: str, body: str, depth: int = 0) -> str:
@@ -199,9 +145,12 @@ def write_site(out: Path, pages: dict[str, tuple], benches: dict[str, Benchmark]
     if site.exists():
         shutil.rmtree(site)
     (site / "papers").mkdir(parents=True)
-    (site / "site.css").write_text(CSS)
-    (site / "site.js").write_text(JS)
-    written = [site / "site.css", site / "site.js"]
+    from importlib.resources import files
+
+    written = []
+    for name in STATIC:
+        (site / name).write_text((files("claimbench") / "static" / name).read_text())
+        written.append(site / name)
     for slug, (bench, results, summ, plots, prov, stamp) in pages.items():
         path = site / "papers" / f"{slug}.html"
         path.write_text(paper_html(bench, results, summ, plots, prov, stamp))
