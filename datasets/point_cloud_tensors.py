@@ -96,7 +96,7 @@ def sample_shape(family: str, ext: np.ndarray, n: int, rng: np.random.Generator)
     a, b, c = (float(t) for t in ext)
     if family == "ellipsoid":
         return _rejection(rng, n, np.array([a, b, c]),
-                          lambda p: (p[:, 0] / a) ** 2 + (p[:, 1] / b) ** 2 + (p[:, 2] / c) ** 2 <= 1)
+                          lambda p: ((p / np.array([a, b, c])) ** 2).sum(1) <= 1)
     if family == "box":
         return rng.uniform(-1.0, 1.0, size=(n, 3)) * np.array([a, b, c])
     if family == "cylinder":
@@ -156,8 +156,8 @@ class PointCloudTensors(Dataset):
     n_equiv: int = 50  # our choice: evaluation clouds also given as E(3)-moved copies
     ext_range: tuple = (0.5, 1.5)  # our choice: half-extents ~ U(0.5, 1.5)
     noise_rel: float = 0.1  # our choice: relative noise level
-    family_noise: tuple = (0.5, 1.0, 1.5)  # our choice: tau_f / noise_rel for ellipsoid, box, cylinder
-    noise_df: float = 3.0  # our choice: Student-t dof ("heavy-tailed errors", abstract); 0 = Gaussian
+    family_noise: tuple = (0.5, 1.0, 1.5)  # our choice: tau_f / noise_rel (ellipsoid, box, cyl.)
+    noise_df: float = 3.0  # our choice: t dof ("heavy-tailed errors", abstract); 0 = Gaussian
     ood_family: str = "torus"  # research note: an unseen primitive family
     ood_scale: float = 1.5  # research note: "plus scale shift"
 

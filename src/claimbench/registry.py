@@ -19,6 +19,7 @@ def _modules() -> list[ModuleType]:
         care_recsys,
         continual_quadratic,
         dp_ridge,
+        e3_tensor_uq,
         eefp_early_exit,
         eob_benchmark,
         ftrl_potential,
@@ -40,7 +41,8 @@ def _modules() -> list[ModuleType]:
             sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
-            local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark]
+            local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
+            e3_tensor_uq]
 
 
 _CACHE: dict[str, ModuleType] | None = None
