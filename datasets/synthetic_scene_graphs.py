@@ -5,9 +5,12 @@ A scene has 10-16 objects (nodes) of three classes, car / pedestrian / static, a
 relations (edges):
 
 * type 0 ("on collision course"): the invariant relation. The clean risk label is 1 exactly when
-  some car and some pedestrian are joined by a type-0 edge (the motif). Every scene also holds 0-2
-  type-0 edges between other class pairs, so neither the edge type alone nor its absence elsewhere
-  gives the label: the motif edges are the only label-bearing edges;
+  some car and some pedestrian are joined by a type-0 edge (the motif; 1-2 of them in a risky
+  scene). ``max_distractors`` > 0 adds 0..max type-0 edges between other class pairs to every
+  scene, so that the edge type alone is not the label (default 0: with distractors the 2-layer
+  GNN learnt the motif poorly from 450 graphs even without spurious cues, test accuracy 0.53 to
+  0.89 on a development seed, which would leave little to compare); the motif edges are the
+  only label-bearing edges;
 * types 1, 2 ("next to", "following"): neutral relations drawn at random, label-free;
 * type 3 ("clutter", e.g. glare or rain streaks seen as relations): spurious, denser when the
   scene's weather variable s is +1.
@@ -18,7 +21,8 @@ Node features (7): class one-hot (3), two kinematic nuisance values, two "weathe
 The observed label is the clean label flipped with probability ``label_noise`` (so the motif alone
 predicts ``1 - label_noise`` of the labels, as the colour-MNIST construction of IRM does), and the
 weather variable agrees with the observed label with probability ``p_e`` in training environment e
-(0.95 / 0.9 / 0.8 by default: more predictive than the motif), in the out-of-distribution test
+(0.98 / 0.94 / 0.9 by default, label noise 0.1: the cue is at least as predictive as the motif
+and its strength differs between environments, which IRM needs), in the out-of-distribution test
 environment with probability ``ood_strength`` (0.1: the correlation flips). A few-shot target
 domain ("sim-to-real") has noisier class features, shifted kinematics, no weather correlation and
 ``k_shot`` labelled scenes.
@@ -136,15 +140,16 @@ class SyntheticSceneGraphs(Dataset):
 
     name: ClassVar[str] = "scene_graphs"
     n_train_per_env: int = 150  # our choice: a few hundred graphs (CPU budget)
-    env_strengths: tuple = (0.95, 0.9, 0.8)  # our choice, after IRM's colour-MNIST (0.9 / 0.8)
+    env_strengths: tuple = (0.98, 0.94, 0.9)  # our choice: above the motif's 0.9, unequal (IRM needs it)
     ood_strength: float = 0.1  # the spurious correlation flips at test (IRM colour-MNIST)
-    label_noise: float = 0.15  # motif alone explains 85% of labels < spurious in training
+    label_noise: float = 0.1  # motif alone explains 90% of labels < spurious in training
     n_test: int = 300  # per test split (ID, OOD, target)
     k_shot: int = 10  # labelled target scenes (paper: low-data sim-to-real; number ours)
     n_max: int = 16  # objects per scene: 10-16 (our choice; small graphs)
     target_class_noise: float = 0.3  # "sim-to-real": noisier detections of the object class
     target_kin_shift: float = 1.0  # and shifted kinematics
-    max_distractors: int = 2  # type-0 edges between non-motif class pairs per scene: 0..max
+    max_distractors: int = 0  # type-0 edges between non-motif class pairs per scene: 0..max (our
+    # choice, see the module docstring)
 
 
     def make(self, seed: int) -> Instance:

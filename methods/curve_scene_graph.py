@@ -14,32 +14,35 @@ the prototype.
 
 Implemented (graph g, nodes i, relation edges (i, j) of type r, features x_i):
 
- (1) entity posterior     q(z_i) = N(mu_i, diag sigma_i^2), mu_i = W_mu x_i + b, log sigma_i = W_s x_i + b',
-                          H_0,i = relu(z_i), z_i = mu_i + sigma_i * eps (reparameterised; mu_i at test);
+ (0) prototype centring    x~_i = x_i - q_g P (see (8)): every node feature minus the prototype-
+                          conditioned expected node feature of the scene's environment; (1)-(7) read x~;
+ (1) entity posterior     q(z_i) = N(mu_i, diag sigma_i^2), mu_i = W_mu x~_i + b, log sigma_i = W_s x~_i + b',
+                          H_0,i = relu(z_i), z_i = mu_i + sigma_i * eps (reparameterised);
  (2) relation posterior   a_ij ~ N(m_ij, s_ij^2), (m_ij, log s_ij) = MLP([H_0,i + H_0,j, |H_0,i - H_0,j|,
                           onehot(r)]) (symmetric in i, j): a Gaussian over the edge gate's logit;
  (3) relaxed gate         g_ij = sigmoid(a_ij / tau_g) in training (a logit-normal relaxation of the
                           Bernoulli gate 1[a_ij > 0]);
  (4) KL                   KL(N(m, s^2) || N(mu_0, s_0^2)) = log(s_0 / s) + (s^2 + (m - mu_0)^2) / (2 s_0^2) - 1/2,
-                          averaged over nodes x dims (prior N(0, 1)) and over edges (prior N(0, 1));
+                          averaged over nodes x dims and over edges, both priors N(0, 1);
  (5) uncertainty-guided sparsity  L_sp = mean_edges P(a_ij > 0) = mean Phi(m_ij / s_ij): the expected
                           fraction of open gates (an L0 penalty); an edge stays open only if its
                           logit is confidently positive, so high-variance relations are the first to go;
- (6) pruning at test      keep (i, j) iff Phi(m_ij / s_ij) >= keep_prob; a kept edge carries weight
-                          Phi(m_ij / s_ij), a pruned one 0;
+ (6) pruning at test      keep (i, j) iff Phi(m_ij / s_ij) >= keep_prob; a pruned edge has weight 0,
+                          a kept one Phi(m / s) in the mean pass and a sampled gate in MC passes;
  (7) message passing      the relational layers of baselines/message_passing_gnn.py on the gated
                           typed adjacency A_r * g, sum readout h_g;
  (8) prototypes           scene context u_g = mean_i x_i, K prototypes P_k, q_gk = softmax_k(-||u_g - P_k||^2 / tau_p),
                           L_proto = mean_g sum_k q_gk ||u_g - P_k||^2 (soft k-means; P initialised by
-                          k-means++ on the training scenes);
+                          k-means++ on the training scenes; q and P enter (0) as constants);
  (9) prototype-conditioned logits  training: logits_g = W h_g + b + q_g B (B: K x 2, an environment-
                           conditioned bias that can absorb environment-specific label shifts);
                           test: the backdoor adjustment sum_k P(k) P(y | g, k) in its normalised
                           weighted-geometric-mean form, logits = W h_g + b + pi B, pi = mean_g q_g (train);
-(10) debiasing penalty    L_db = sum_y Var_k E_q[f | y, k] / (E[f | 1] - E[f | 0])^2, f = h_g (W_1 - W_0) the main branch's logit
-                          margin, E_q the q-weighted mean (q detached), prototypes weighted equally:
-                          zero when the main branch's score is independent of the environment
-                          prototype given the label (the environment enters only through (9));
+(10) debiasing penalty    L_db = sum_y Var_k E_q[f | y, k] / (E[f | 1] - E[f | 0])^2, f = h_g (W_1 - W_0)
+                          the main branch's logit margin, E_q the q-weighted mean (q constant),
+                          Var_k weighted by the prototypes' soft mass in class y: zero when the main
+                          branch's score is independent of the environment prototype given the
+                          label; scale-free and insensitive to injected noise;
 (11) objective            CE + beta_node KL_nodes + beta_edge KL_edges + lambda_sp L_sp + lambda_proto L_proto
                           + lambda_db L_db, full-batch Adam. Warm-up over the first ``warmup_frac`` of
                           the steps: the KL and sparsity weights ramp linearly from 0 (KL warm-up as
@@ -54,20 +57,27 @@ the adjusted bias b + pi B) is fine-tuned on the k labelled target scenes.
 
 Deviations:
  1. Reconstruction throughout: the paper's equations, architecture, priors and hyperparameters were
-    not readable; (1)-(12) are our reading of the abstract and summaries.
+    not readable; (0)-(12) are our reading of the abstract and summaries.
  2. The edge Gaussian is placed on a scalar gate logit per relation (not on a full relation
     embedding); entity Gaussians are full embeddings.
  3. "Down-weight or prune high-sigma edges" is implemented through P(a > 0) = Phi(m / s) (5)-(6),
     which falls with s for a positive mean; no separate sigma threshold.
- 4. The prototype mechanism (8)-(10) is our construction: an unsupervised soft k-means over a
-    parameter-free scene context (mean node features), an environment-conditioned bias with a
-    backdoor-adjusted test bias, and a class-conditional invariance penalty on the main branch's
-    logit margin (an equalized-odds style criterion across prototypes). The environment
-    labels of the training data are not used by CURVE (only by IRM).
+ 4. The prototype mechanism (0), (8)-(10) is our construction: an unsupervised soft k-means over
+    a parameter-free scene context (mean node features), centring of the node features on the
+    assigned prototype, an environment-conditioned bias with a backdoor-adjusted test bias, and a
+    class-conditional invariance penalty on the main branch's logit margin (an equalized-odds
+    style criterion across prototypes). CURVE does not use the training environment labels
+    (only IRM does). In this proxy the spurious cue is a scene-level feature shift, which the
+    scene context sees directly: the centring (0) suits it by construction; the clutter edges
+    must be handled by (5)-(6) and (9)-(10).
  5. Scene graphs are synthetic (datasets/synthetic_scene_graphs.py), not CARLA-SR, DeepAccident
     or DoTA; the GNN is a 2-layer relational sum-aggregation network, not the paper's backbone.
  6. All hyperparameters are ours (paper values unknown), shared with the GNN baselines where
-    they overlap (hidden size, layers, Adam steps, learning rate, fine-tuning).
+    they overlap (hidden size, layers, Adam steps, learning rate, weight decay, fine-tuning).
+    The CURVE-only ones (warm-ups, the node-centring, the penalty's normalisation, the debiasing
+    weight) were settled on development seeds 1000-1002, which the benchmark grids never use,
+    after training-collapse failures there (gates closing before the motif was learned; the head
+    shrinking, or the noise growing, to satisfy an unnormalised or variance-normalised penalty).
 """
 from __future__ import annotations
 
@@ -113,7 +123,8 @@ def prototype_invariance_penalty(torch, f, q, y, min_mass: float = 2.0, eps: flo
         if int(ok.sum()) < 2:
             continue
         means = (qc[:, ok] * fc.unsqueeze(1)).sum(0) / wk[ok]  # (K',)
-        spread = spread + ((means - means.mean()) ** 2).mean()
+        share = wk[ok] / wk[ok].sum()
+        spread = spread + (share * (means - (share * means).sum()) ** 2).sum()
     if not bool((y == 1).any()) or not bool((y == 0).any()):
         return spread
     gap = f[y == 1].mean() - f[y == 0].mean()
@@ -150,6 +161,7 @@ class CURVE(Method):
     n_layers: int = 2  # shared with the GNN baselines
     epochs: int = 200  # shared with the GNN baselines
     lr: float = 0.01  # shared with the GNN baselines
+    weight_decay: float = 1e-3  # shared with the GNN baselines
     gate_hidden: int = 16  # our choice: width of the edge-posterior MLP, eq. (2)
     gate_temperature: float = 0.5  # tau_g, eq. (3): our choice
     beta_node: float = 1e-2  # KL weight, nodes (our choice; paper value unknown)
@@ -159,9 +171,10 @@ class CURVE(Method):
     n_prototypes: int = 4  # K, the note's proposal (paper value unknown)
     proto_temperature: float = 1.0  # tau_p, eq. (8): our choice
     lambda_proto: float = 1.0  # eq. (8) weight (our choice)
-    lambda_debias: float = 0.0  # eq. (10) weight (our choice)
+    lambda_debias: float = 10.0  # eq. (10) weight (our choice)
+    center_on_prototype: bool = True  # eq. (0); False for the ablation
     warmup_frac: float = 0.4  # our choice, as IRM's anneal (190 of 501 steps): see eq. (11)
-    debias_warmup_frac: float = 0.0  # L_db on from the start (our choice)
+    debias_warmup_frac: float = 0.4  # L_db switched on after the warm-up, as IRM's anneal
     mc_samples: int = 20  # eq. (12), as the MC-dropout baseline
     ft_steps: int = 100  # shared with the GNN baselines
     ft_lr: float = 0.01  # shared with the GNN baselines
@@ -205,7 +218,8 @@ class CURVE(Method):
         """Graph embeddings (n, h) and the pieces of the loss / the edge decisions."""
         X, adj, mask, edges = batch["X"], batch["adj"], batch["mask"], batch["edges"]
         q, l_proto = self._prototypes(torch, p, batch["u"])  # (n, K)
-        X = X - (q.detach() @ p["P"].detach()).unsqueeze(1)  # eq. (9): prototype-conditioned centring
+        if self.center_on_prototype:  # eq. (0): prototype-conditioned centring
+            X = X - (q.detach() @ p["P"].detach()).unsqueeze(1)
         mu = X @ p["mu"][0] + p["mu"][1]  # (n, N, h)
         ls = (X @ p["ls"][0] + p["ls"][1]).clamp(-6.0, 3.0)
         z = mu + torch.exp(ls) * torch.randn(mu.shape, generator=gen) if sample else mu
@@ -257,7 +271,7 @@ class CURVE(Method):
         batch = self._batch(torch, tr, R, training=True)
         p = self._init(torch, data["n_features"], R, gen, batch["u"].numpy(), seed)
         params = self._params(p)
-        opt = torch.optim.Adam(params, lr=self.lr)
+        opt = torch.optim.Adam(params, lr=self.lr, weight_decay=self.weight_decay)
         y = torch.as_tensor(tr["y"], dtype=torch.long)
         losses, sparsity = [], []
         warm = max(int(self.warmup_frac * self.epochs), 1)
@@ -305,7 +319,6 @@ class CURVE(Method):
         s_ood = ood_parts["s"].numpy()
         p_ood = probs(data["ood_test"], W_out, b_out)
         return {
-            "p_train": probs(tr, W_out, b_out),
             "p_id": probs(data["id_test"], W_out, b_out),
             "p_ood": p_ood,
             "unc_ood": entropy(p_ood),

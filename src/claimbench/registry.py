@@ -18,6 +18,7 @@ def _modules() -> list[ModuleType]:
         bimetric_nn,
         care_recsys,
         continual_quadratic,
+        curve_scene_graph,
         dp_ridge,
         e3_tensor_uq,
         eefp_early_exit,
@@ -42,7 +43,7 @@ def _modules() -> list[ModuleType]:
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
             local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
-            e3_tensor_uq]
+            e3_tensor_uq, curve_scene_graph]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,228 @@
+"""Benchmark: CURVE (uncertainty-guided, prototype-debiased scene-graph GNN) under spurious shift.
+
+Synthetic traffic scene graphs (datasets/synthetic_scene_graphs.py): the risk label is carried
+by an invariant relation motif, while "weather" node features and clutter edges track the label
+in three training environments (strengths 0.98 / 0.94 / 0.9) and flip in the OOD test
+environment (0.1). A few-shot target domain with noisier features and no weather correlation
+stands in for the paper's low-data sim-to-real transfer.
+
+Methods output test probabilities, an uncertainty per OOD test graph and (CURVE only) the kept
+edges of the OOD test graphs; every score is computed here against ``truth``:
+  * ID / OOD / few-shot target accuracy (threshold 0.5);
+  * ECE (15 equal-width bins of max(p, 1 - p)) on the OOD and the ID test graphs;
+  * error detection: AUROC of the uncertainty for "the prediction is wrong" on the OOD graphs;
+  * kept-edge fraction, recall of the invariant (motif) edges and the kept fraction of spurious
+    (clutter) edges on the OOD graphs (None for methods without edge selection).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.message_passing_gnn import MessagePassingGNN
+from claimbench.checks import Better, Value
+from claimbench.datasets.synthetic_scene_graphs import SyntheticSceneGraphs
+from claimbench.methods.curve_scene_graph import CURVE
+
+
+def expected_calibration_error(p1: np.ndarray, y: np.ndarray, n_bins: int = 15) -> float:
+    """Binary ECE: sum over equal-width confidence bins of |accuracy - confidence| x bin share."""
+    p1 = np.asarray(p1, float)
+    conf = np.maximum(p1, 1 - p1)
+    correct = ((p1 > 0.5) == np.asarray(y)).astype(float)
+    edges = np.linspace(0.5, 1.0, n_bins + 1)  # binary confidences live in [0.5, 1]
+    idx = np.clip(np.searchsorted(edges, conf, side="left") - 1, 0, n_bins - 1)
+    ece = 0.0
+    for b in range(n_bins):
+        sel = idx == b
+        if sel.any():
+            ece += sel.mean() * abs(correct[sel].mean() - conf[sel].mean())
+    return float(ece)
+
+
+def auroc(score: np.ndarray, label: np.ndarray) -> float | None:
+    """P(score of a positive > score of a negative), ties counted 1/2; None with one class only."""
+    from scipy.stats import rankdata
+
+    label = np.asarray(label, bool)
+    n_pos, n_neg = int(label.sum()), int((~label).sum())
+    if n_pos == 0 or n_neg == 0:
+        return None
+    ranks = rankdata(np.asarray(score, float))
+    return float((ranks[label].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def _acc(split: str):
+    key_p, key_y = {"id": ("p_id", "y_id_test"), "ood": ("p_ood", "y_ood_test"),
+                    "target": ("p_target", "y_target_test")}[split]
+
+    def fn(instance, outputs):
+        if key_p not in outputs:
+            return None
+        return float(np.mean((np.asarray(outputs[key_p]) > 0.5) == instance.truth[key_y]))
+    return fn
+
+
+def _ece(split: str):
+    key_p, key_y = {"id": ("p_id", "y_id_test"), "ood": ("p_ood", "y_ood_test")}[split]
+
+    def fn(instance, outputs):
+        if key_p not in outputs:
+            return None
+        return expected_calibration_error(outputs[key_p], instance.truth[key_y])
+    return fn
+
+
+def _err_auroc(instance, outputs):
+    if "unc_ood" not in outputs:
+        return None
+    wrong = (np.asarray(outputs["p_ood"]) > 0.5) != instance.truth["y_ood_test"]
+    return auroc(outputs["unc_ood"], wrong)
+
+
+def _edge_stat(which: str):
+    def fn(instance, outputs):
+        keep = outputs.get("edge_keep_ood")
+        if keep is None:
+            return None
+        keep = np.asarray(keep, bool)
+        ref = {"kept": "edges_ood", "recall": "invariant_ood", "spurious": "spurious_ood"}[which]
+        ref = np.asarray(instance.truth[ref], bool)
+        return float((keep & ref).sum() / ref.sum()) if ref.sum() else None
+    return fn
+
+
+METRICS = (
+    Metric("ood_acc", _acc("ood"), True, "accuracy on the OOD test environment (spurious cue flipped)"),
+    Metric("id_acc", _acc("id"), True, "accuracy on held-out graphs of the training environments"),
+    Metric("target_acc", _acc("target"), True,
+           "few-shot target accuracy: head fine-tuned on the k labelled target graphs"),
+    Metric("ece", _ece("ood"), False, "ECE (15 bins) on the OOD test graphs"),
+    Metric("ece_id", _ece("id"), False, "ECE (15 bins) on the ID test graphs"),
+    Metric("err_auroc", _err_auroc, True,
+           "AUROC of the method's uncertainty for flagging its own errors on the OOD graphs"),
+    Metric("kept_edge_frac", _edge_stat("kept"), False,
+           "fraction of the OOD graphs' edges kept by the edge selection (None: no selection)"),
+    Metric("inv_edge_recall", _edge_stat("recall"), True,
+           "fraction of the invariant (motif) edges kept (None: no selection)"),
+    Metric("spurious_edge_kept", _edge_stat("spurious"), False,
+           "fraction of the spurious clutter edges kept (None: no selection)"),
+    output_metric("time_s", description="training + prediction time in seconds"),
+)
+
+IRM_LAMBDA = 1e4  # IRM paper, colour-MNIST penalty weight
+MC_DROPOUT = 0.2  # our choice (a common MC-dropout rate)
+
+
+def _methods(**common):
+    return (cfg(MessagePassingGNN, label="gnn", **common),
+            cfg(MessagePassingGNN, label="irm", irm_penalty=IRM_LAMBDA, **common),
+            cfg(MessagePassingGNN, label="mc_dropout", mc_dropout=MC_DROPOUT, **common),
+            cfg(CURVE, label="curve", **common))
+
+
+# which part of the prototype mechanism carries the OOD gain (full grid only)
+ABLATIONS = (cfg(CURVE, label="curve_no_center", center_on_prototype=False),
+             cfg(CURVE, label="curve_no_debias", lambda_debias=0.0))
+
+CLAIMS = (
+    Claim(
+        id="c1_ood_vs_gnn",
+        where="abstract; zero-shot transfer experiments",
+        text="CURVE improves out-of-distribution (zero-shot transfer) risk prediction over a plain "
+             "scene-graph GNN",
+        paper_value="CARLA-SR test acc 92.92; DeepAccident 68.13 (baseline numbers not retrieved)",
+        check=Better(method="curve", baseline="gnn", metric="ood_acc"),
+        note="OOD = the test environment where the weather cue's correlation with the label flips",
+    ),
+    Claim(
+        id="c2_ood_vs_irm",
+        where="abstract; zero-shot transfer experiments",
+        text="CURVE's invariant representation generalises out of distribution better than an "
+             "invariant-learning baseline (IRM)",
+        check=Better(method="curve", baseline="irm", metric="ood_acc"),
+        note="IRMv1 with the reference schedule (lambda 1e4 after 40% of the steps, L2 1e-3); "
+             "whether the paper compares with IRM is unverified",
+    ),
+    Claim(
+        id="c3_target_vs_gnn",
+        where="abstract; low-data sim-to-real adaptation",
+        text="CURVE adapts better in the low-data sim-to-real setting",
+        paper_value="DoTA (target) acc 65.5",
+        check=Better(method="curve", baseline="gnn", metric="target_acc"),
+        note="head fine-tuned on k = 10 labelled target graphs for every method",
+    ),
+    Claim(
+        id="c4_uncertainty_flags_errors",
+        where="abstract: 'reliable uncertainty estimates'",
+        text="CURVE's uncertainty flags its own errors under distribution shift",
+        check=Value(method="curve", metric="err_auroc", lo=0.6),
+        note="threshold 0.6 fixed before running (the brief's proposal; the paper gives no number)",
+    ),
+    Claim(
+        id="c5_uncertainty_vs_mc_dropout",
+        where="abstract: 'reliable uncertainty estimates'",
+        text="CURVE's uncertainty detects errors better than MC dropout",
+        check=Better(method="curve", baseline="mc_dropout", metric="err_auroc"),
+        note="MC-dropout GNN with rate 0.2 and 20 passes; our choice of comparator",
+    ),
+    Claim(
+        id="c6_sparse_topology",
+        where="abstract: 'sparse and domain-stable topology'",
+        text="CURVE learns a sparse topology",
+        check=Value(method="curve", metric="kept_edge_frac", hi=0.5),
+        note="threshold fixed before running: at most half of the edges kept (the paper gives no "
+             "number; the motif edges are about 5% of all edges)",
+    ),
+    Claim(
+        id="c7_keeps_invariant_edges",
+        where="abstract: 'suppress high-variance, environment-specific relations'",
+        text="the sparse topology keeps the invariant (domain-stable) relations",
+        check=Value(method="curve", metric="inv_edge_recall", lo=0.8),
+        note="threshold 0.8 fixed before running (our proposal; the paper gives no number)",
+    ),
+)
+
+SMOKE = dict(epochs=8, mc_samples=2, ft_steps=5)
+
+BENCHMARK = Benchmark(
+    slug="curve_scene_graph",
+    paper=Paper(
+        title="CURVE: Learning Causality-Inspired Invariant Representations for Robust Scene "
+              "Understanding via Uncertainty-Guided Regularization",
+        arxiv="2601.20355",
+        url="https://arxiv.org/abs/2601.20355",
+        version="arXiv v1 (abstract and introduction opening only)",
+        authors="Yue Liang, Jiatong Du, Ziyi Yang, Yanjun Huang, Hong Chen",
+    ),
+    area="reliable_prediction",
+    fidelity="proxy",
+    fidelity_note=(
+        "The paper's datasets (CARLA-SR, DeepAccident, DoTA) and method section were not "
+        "available: CURVE is reconstructed from the abstract (Gaussian entity/relation "
+        "embeddings with KL, uncertainty-guided edge pruning with a sparsity penalty, environment "
+        "prototypes with conditional debiasing) and run on synthetic scene graphs whose label is "
+        "a relation motif and whose spurious weather cue flips out of distribution."),
+    methods=(CURVE,),
+    baselines=(MessagePassingGNN,),
+    datasets=(SyntheticSceneGraphs,),
+    metrics=METRICS,
+    primary_metric="ood_acc",
+    claims=CLAIMS,
+    grids={
+        "smoke": Grid(datasets=(cfg(SyntheticSceneGraphs, n_train_per_env=20, n_test=30, k_shot=4),),
+                      seeds=1, methods=_methods(**SMOKE), note="plumbing only"),
+        # 6 seeds: the count fixed before the first run. With Holm over the 4 `better` claims the
+        # smallest attainable p is 4/64, so those claims cannot reach `reproduced` at this scale;
+        # the full grid (20 seeds) decides them. Raising the count after seeing the first run
+        # would be choosing seeds by their verdicts, so it stays.
+        "quick": Grid(datasets=(cfg(SyntheticSceneGraphs),), seeds=6, methods=_methods(),
+                      note="450 training graphs, 300 per test split, 200 full-batch Adam steps; "
+                           "6 seeds: too few for Holm-corrected `better` claims (see the full grid)"),
+        "full": Grid(datasets=sweep(SyntheticSceneGraphs, n_train_per_env=[150, 500],
+                                    ood_strength=[0.1, 0.3]),
+                     seeds=20, methods=_methods() + ABLATIONS,
+                     note="more data and a milder flip, plus CURVE ablations; still a synthetic proxy"),
+    },
+    description=__doc__,
+)
