@@ -14,6 +14,7 @@ at most 500 epochs, patience 50 on validation macro-F1.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -111,10 +112,13 @@ def train_node_classifier(features: np.ndarray, data: dict, *, hidden: int, drop
         rows, cols, vals = normalized_adjacency(data["edges"], n)
         order = np.lexsort((cols, rows))
         counts = np.bincount(rows, minlength=n)
-        adj = torch.sparse_csr_tensor(
-            torch.as_tensor(np.concatenate([[0], np.cumsum(counts)]), dtype=torch.int64),
-            torch.as_tensor(cols[order], dtype=torch.int64),
-            torch.as_tensor(vals[order], dtype=torch.float32), (n, n))
+        with warnings.catch_warnings():  # "sparse CSR support is in beta"
+            warnings.simplefilter("ignore", UserWarning)
+            adj = torch.sparse_csr_tensor(
+                torch.as_tensor(np.concatenate([[0], np.cumsum(counts)]), dtype=torch.int64),
+                torch.as_tensor(cols[order], dtype=torch.int64),
+                torch.as_tensor(vals[order], dtype=torch.float32), (n, n),
+                check_invariants=False)
         spmm = _symmetric_spmm(torch)
     y = torch.as_tensor(data["y"], dtype=torch.long)
     train = torch.as_tensor(data["train_idx"], dtype=torch.long)

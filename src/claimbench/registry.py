@@ -25,6 +25,7 @@ def _modules() -> list[ModuleType]:
         eob_benchmark,
         ftrl_potential,
         gcf_layer,
+        gnnmim,
         kde_kernel_linalg,
         local_redundancy,
         metadistill,
@@ -43,7 +44,7 @@ def _modules() -> list[ModuleType]:
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
             local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
-            e3_tensor_uq, curve_scene_graph]
+            e3_tensor_uq, curve_scene_graph, gnnmim]
 
 
 _CACHE: dict[str, ModuleType] | None = None

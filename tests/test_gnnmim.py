@@ -1,0 +1,172 @@
+"""Unit tests for the GNNmim benchmark: GCN normalisation, missingness mechanisms, Feature
+Propagation's fixed point, and the smoke grid."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from claimbench.baselines.feature_propagation import feature_propagation
+from claimbench.baselines.gcn import (dense_adjacency, impute, macro_f1,
+                                      normalized_adjacency)
+from claimbench.baselines.mlp_indicators import missing_indicator_features
+from claimbench.benchmarks.gnnmim import BENCHMARK
+from claimbench.datasets.missing_feature_graphs import (BagOfWordsGraph, DenseFeatureGraph,
+                                                       _calibrate, apply_mechanism,
+                                                       barabasi_albert_edges, cdmnar_signal,
+                                                       fdmnar_signal, mask_ldmcar,
+                                                       stratified_split)
+
+
+def test_gcn_normalisation_of_a_path_by_hand():
+    # Path 0-1-2 with self-loops: degrees 2, 3, 2.
+    a = dense_adjacency(normalized_adjacency(np.array([[0, 1], [1, 2]]), 3), 3)
+    r6 = 1 / np.sqrt(6)
+    expected = np.array([[1 / 2, r6, 0], [r6, 1 / 3, r6], [0, r6, 1 / 2]])
+    np.testing.assert_allclose(a, expected)
+
+
+def test_normalisation_ignores_duplicate_and_reversed_edges():
+    edges = np.array([[0, 1, 1, 0], [1, 0, 2, 1]])
+    np.testing.assert_allclose(dense_adjacency(normalized_adjacency(edges, 3), 3),
+                               dense_adjacency(normalized_adjacency(edges[:, [0, 2]], 3), 3))
+
+
+def test_macro_f1_matches_sklearn():
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(0)
+    y, p = rng.integers(4, size=60), rng.integers(3, size=60)  # class 3 never predicted
+    assert macro_f1(y, p, 4) == pytest.approx(f1_score(y, p, average="macro"))
+
+
+def test_mean_imputation_uses_only_given_rows_and_indicator_flags():
+    x = np.array([[1.0, np.nan], [3.0, 4.0], [np.nan, 100.0]])
+    np.testing.assert_allclose(impute(x, "mean", np.array([0, 1])),
+                               [[1, 4], [3, 4], [2, 100]])
+    feats = missing_indicator_features(x)
+    np.testing.assert_allclose(feats, [[1, 0, 1, 0], [3, 4, 1, 1], [0, 100, 0, 1]])
+    assert missing_indicator_features(x, indicator="missing")[0, 3] == 1.0
+
+
+def test_ba_graph_matches_the_paper_size():
+    edges = barabasi_albert_edges(1000, 5, np.random.default_rng(0))
+    assert edges.shape == (2, 4975)  # 9,950 directed edges as in synthetic.pt
+    assert np.bincount(edges.ravel(), minlength=1000).min() == 5
+
+
+def test_stratified_split_proportions():
+    y = np.repeat([0, 1], [300, 700])
+    tr, va, te = stratified_split(y, np.random.default_rng(1))
+    assert (tr.size, va.size, te.size) == (700, 100, 200)
+    assert np.mean(y[te]) == pytest.approx(0.7)
+    assert np.intersect1d(tr, te).size == 0 and np.intersect1d(va, te).size == 0
+
+
+def _dense_x(n=4000, d=8, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d))
+    y = (x[:, 0] + 0.5 * rng.standard_normal(n) > 0).astype(int)
+    return x, y
+
+
+@pytest.mark.parametrize("mechanism", ["umcar", "smcar", "fdmnar", "cdmnar"])
+@pytest.mark.parametrize("p", [0.3, 0.7, 0.9])
+def test_mechanisms_hit_the_requested_rate(mechanism, p):
+    x, y = _dense_x()
+    groups = (np.arange(3200), np.arange(3200, 4000))
+    mask = apply_mechanism(x, y, mechanism, p, seed=3, groups=groups)
+    # Bernoulli cells: 4000 x 8 draws, 5 sigma is < 0.015.
+    assert mask.mean() == pytest.approx(p, abs=0.015)
+
+
+def test_ldmcar_masks_the_most_informative_features_everywhere():
+    x, y = _dense_x(n=600, d=10)
+    mask = mask_ldmcar(x, y, 0.3, np.random.default_rng(0), seed=0)
+    assert mask.mean() == pytest.approx(0.3)  # round(0.3 * 10) = 3 columns
+    assert mask[:, 0].all()  # feature 0 determines the label
+    assert (mask.all(axis=0) | ~mask.any(axis=0)).all()  # same pattern at every node
+
+
+def test_smcar_masks_whole_rows():
+    x, y = _dense_x(n=400)
+    mask = apply_mechanism(x, y, "smcar", 0.5, 0, (np.arange(300), np.arange(300, 400)))
+    assert (mask.all(axis=1) | ~mask.any(axis=1)).all()
+    assert mask[:300].all(axis=1).sum() == 150 and mask[300:].all(axis=1).sum() == 50
+
+
+def test_umcar_does_not_depend_on_values():
+    x, y = _dense_x()
+    mask = apply_mechanism(x, y, "umcar", 0.5, 1, (np.arange(4000),))
+    high = fdmnar_signal(x)
+    assert mask[high].mean() == pytest.approx(mask[~high].mean(), abs=0.03)
+
+
+def test_fdmnar_masks_high_values_more_often():
+    x, y = _dense_x()
+    mask = apply_mechanism(x, y, "fdmnar", 0.5, 2, (np.arange(4000),))
+    high = fdmnar_signal(x)
+    assert high.mean() == pytest.approx(0.1, abs=0.01)
+    ratio = mask[high].mean() / mask[~high].mean()
+    assert ratio == pytest.approx(0.95 / 0.65, rel=0.1)  # the code's p_hi / p_lo
+
+
+def test_cdmnar_depends_on_class_and_values():
+    x, y = _dense_x()
+    signal = cdmnar_signal(x, y)
+    assert signal[:, 0].any() and signal[y == 1].mean() > signal[y == 0].mean()
+    mask = apply_mechanism(x, y, "cdmnar", 0.4, 5, (np.arange(4000),))
+    assert mask[signal].mean() / mask[~signal].mean() == pytest.approx(2.0, rel=0.1)
+    assert mask[y == 1].mean() > mask[y == 0].mean() + 0.02
+
+
+def test_calibration_saturates_at_one_and_keeps_the_rate():
+    p_lo, p_hi = _calibrate(0.9, 0.2, 2.0)
+    assert p_hi == 1.0 and 0.2 * p_hi + 0.8 * p_lo == pytest.approx(0.9)
+
+
+def test_feature_propagation_keeps_observed_and_interpolates_a_path():
+    n = 7
+    edges = np.array([np.arange(n - 1), np.arange(1, n)])
+    x = np.full((n, 2), np.nan)
+    x[0], x[-1] = [0.0, 1.0], [6.0, -1.0]
+    out = feature_propagation(x, edges, iterations=3000, normalization="rw")
+    np.testing.assert_array_equal(out[[0, -1]], x[[0, -1]])
+    np.testing.assert_allclose(out[:, 0], np.arange(n), atol=1e-6)  # linear interpolation
+    np.testing.assert_allclose(out[:, 1], np.linspace(1, -1, n), atol=1e-6)
+
+
+def test_feature_propagation_sym_converges_to_its_harmonic_extension():
+    from scipy import linalg
+
+    n = 6
+    edges = np.array([np.arange(n - 1), np.arange(1, n)])
+    x = np.full((n, 1), np.nan)
+    x[0, 0], x[3, 0] = 2.0, -1.0
+    out = feature_propagation(x, edges, iterations=5000, normalization="sym")
+    s = dense_adjacency(normalized_adjacency(edges, n, self_loops=False), n)
+    known, unknown = np.array([0, 3]), np.array([1, 2, 4, 5])
+    lap = np.eye(unknown.size) - s[np.ix_(unknown, unknown)]
+    harmonic = linalg.solve(lap, s[np.ix_(unknown, known)] @ x[known, 0])
+    np.testing.assert_allclose(out[unknown, 0], harmonic, atol=1e-6)
+    assert out[0, 0] == 2.0 and out[3, 0] == -1.0
+
+
+def test_datasets_hide_test_labels_and_report_missing_rate():
+    for ds in (DenseFeatureGraph(n=200, mechanism="fdmnar", p_miss=0.5),
+               BagOfWordsGraph(n=150, vocab=80, p_miss=0.5)):
+        inst = ds.make(0)
+        assert (inst.data["y"][inst.data["test_idx"]] == -1).all()
+        assert np.isnan(inst.data["x"]).mean() == pytest.approx(inst.truth["missing_rate"])
+        assert inst.truth["y_test"].size == inst.data["test_idx"].size
+    dense = DenseFeatureGraph(n=200, p_miss=0.0).make(0)
+    assert not np.isnan(dense.data["x"]).any()
+
+
+def test_smoke_grid_runs():
+    from claimbench.testing import run_grid_inline
+
+    rows = run_grid_inline(BENCHMARK, "smoke")
+    assert rows and all(r["status"] == "ok" for r in rows)
+    for r in rows:
+        f1 = r["metrics"]["macro_f1"]
+        assert f1 is not None and 0.0 <= f1 <= 1.0
