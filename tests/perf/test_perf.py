@@ -89,3 +89,43 @@ def test_jobs2_speedup(benchmark, tmp_path, seconds, n, target):
     benchmark.extra_info["speedup"] = sorted(ratios)[1]
     benchmark.extra_info["speedups"] = ratios
     benchmark.extra_info["target_speedup"] = target
+
+
+@pytest.fixture(scope="module")
+def wheel_site(tmp_path_factory):
+    """The project installed from a built wheel (imports by path, no editable finder)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                    "-w", str(tmp / "dist"), str(root)], check=True, capture_output=True)
+    (wheel,) = (tmp / "dist").glob("*.whl")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                    str(tmp / "site"), str(wheel)], check=True, capture_output=True)
+    return tmp
+
+
+def _wheel_cli_time(site, args):
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from claimbench.cli import main;"
+            "sys.exit(main(sys.argv[2:]))")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code, str(site / "site"), *args], check=True,
+                   capture_output=True, cwd=site)
+    return time.perf_counter() - t0
+
+
+def test_list_from_wheel(benchmark, wheel_site):
+    benchmark.pedantic(_wheel_cli_time, args=(wheel_site, ["list"]), rounds=5, iterations=1)
+    benchmark.extra_info["target_s"] = 0.5
+
+
+def test_startup_to_first_cell_from_wheel(benchmark, wheel_site):
+    counter = iter(range(10**6))
+
+    def once():
+        store = wheel_site / f"s{next(counter)}.sqlite"
+        return _wheel_cli_time(wheel_site, [
+            "run", "ssd_duality", "--grid", "smoke", "--seeds", "1", "--method", "ssm_recurrence",
+            "--dataset", "ssm_sequences[N=2,T=16,scalar=False]", "--store", str(store)])
+
+    benchmark.pedantic(once, rounds=5, iterations=1)
+    benchmark.extra_info["target_s"] = 0.6
