@@ -48,7 +48,7 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
-from claimbench.datasets.torus_graph_samples import complex_params, conditional_coeffs
+from claimbench.datasets.torus_graph_samples import complex_params
 
 
 def h_hat(X: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ import pytest
 
 from claimbench.baselines.cholesky_gaussian_nll import cholesky_factor, gaussian_nll_chol
 from claimbench.baselines.deep_ensemble import moment_match
-from claimbench.benchmarks.e3_tensor_uq import BENCHMARK, cal_err, equiv_err, nll, ood_auroc
+from claimbench.benchmarks.e3_tensor_uq import BENCHMARK, cal_err, nll, ood_auroc
 from claimbench.datasets.point_cloud_tensors import (PointCloudTensors, from_kelvin_mandel,
                                                      inertia_body, kelvin_mandel, km_rotation,
                                                      point_inertia, random_rotations,

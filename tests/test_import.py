@@ -1,5 +1,4 @@
 """`claimbench import`: a colleague's export merges; a bad file is rejected, store unchanged."""
-import pandas as pd
 import pytest
 
 import toybench as tb

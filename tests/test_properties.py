@@ -2,7 +2,7 @@
 import random
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import toybench as tb
 from claimbench import stats
@@ -52,6 +52,9 @@ pairs = st.integers(min_value=4, max_value=12).flatmap(
 
 @SETTINGS
 @given(pairs, st.randoms(use_true_random=False))
+# Found by hypothesis: the bootstrap once depended on the order rows were stored.
+@example(([6.0, 1.0, 7.0, 1.0, 2.0, 3.0, 8.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0]),
+         random.Random(3))
 def test_verdicts_invariant_to_renaming_and_row_order(ab, rnd):
     a, b = ab
     rows = _rows(a, b)

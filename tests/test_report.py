@@ -1,5 +1,4 @@
 """Reports built from a small store: every claim appears, failures are entries, names escaped."""
-import sqlite3
 
 import pytest
 

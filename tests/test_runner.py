@@ -1,5 +1,4 @@
 """Runner: cache hits, re-runs after a source change, --force, timeouts, crashes, resume."""
-import json
 import os
 import signal
 import subprocess

@@ -8,8 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from claimbench.api import (Benchmark, Dataset, Grid, Instance, Method, Metric, Paper, cfg,
-                            output_metric, sweep)
+from claimbench.api import (Benchmark, Dataset, Grid, Instance, Method, Metric, Paper, output_metric, sweep)
 
 
 @dataclass

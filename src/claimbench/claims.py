@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from dataclasses import asdict, dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -101,7 +101,8 @@ class Evidence:
         rows = self.method_rows(method, where)
         ok = {(r["dataset"], r["rep"]): r["metrics"].get(metric) for r in rows
               if r["status"] == "ok"}
-        ok = {k: v for k, v in ok.items() if v is not None}
+        # Sorted by (dataset, seed): a bootstrap must not depend on the order rows were stored.
+        ok = {k: ok[k] for k in sorted(ok) if ok[k] is not None}
         if not ok:
             statuses = sorted({r["status"] for r in rows})
             raise NoEvidence("error", f"{method!r} has no usable {metric!r} values "

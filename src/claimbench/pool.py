@@ -10,11 +10,10 @@ pipe and recorded as ``crashed``; the run goes on.
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 import signal
 import time
 from multiprocessing.connection import wait
-from typing import Callable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from .worker import execute, limit_threads
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections import defaultdict
 from pathlib import Path
 
 from .api import Benchmark
