@@ -201,9 +201,6 @@ class Benchmark:
             return grid.methods
         return tuple(Config(c) for c in (*self.methods, *self.baselines))
 
-    def is_paper_method(self, cls: type) -> bool:
-        return cls in self.methods
-
 
 def fields_of(obj: Any) -> dict:
     """Dataclass fields as a plain dict (parameters for storage)."""

@@ -63,7 +63,3 @@ def benchmarks() -> dict[str, Benchmark]:
 
 def module_of(slug: str) -> ModuleType:
     return _load()[slug]
-
-
-def get(slug: str) -> Benchmark:
-    return _load()[slug].BENCHMARK

@@ -112,8 +112,9 @@ def check_metric(name: str, value) -> tuple[float | None, str | None]:
     return v, None
 
 
-def execute(bench: Benchmark, cell: Cell) -> dict:
-    """Run one cell and return its result fields (status, metrics, traces, timings)."""
+def execute(bench: Benchmark, cell: Cell, keep_outputs: bool = False) -> dict:
+    """Run one cell and return its result fields (status, metrics, traces, timings); with
+    ``keep_outputs`` also the method's raw outputs (for tests; never stored)."""
     peak_ok = _reset_peak_rss()
     t0, c0 = time.perf_counter(), time.process_time()
     res: dict = {"status": "ok", "error": None, "metrics": {}, "traces": {}}
@@ -125,6 +126,8 @@ def execute(bench: Benchmark, cell: Cell) -> dict:
             res.update(status="not_applicable", error=str(reason))
         else:
             out = method.run(inst.data, cell.method_seed)
+            if keep_outputs:
+                res["outputs"] = out
             if not isinstance(out, dict):
                 res.update(status="invalid",
                            error=f"{cell.method.label}.run returned {type(out).__name__}, "
