@@ -18,6 +18,7 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.optim import Adam
 
 
 def _softplus(z):
@@ -100,16 +101,11 @@ class ICNNAuction(Method):
             "c": -rng.uniform(0.2, 1.0 * n, H),
         }
         keys = ("alpha", "theta", "c")
-        mom = {k: np.zeros_like(params[k]) for k in keys}
-        sec = {k: np.zeros_like(params[k]) for k in keys}
+        opt = Adam(self.lr)
         trace_x, trace_y = [], []
         for t in range(1, self.n_steps + 1):
             rev, grads = revenue_and_grads(x, params, self.beta)
-            for k in keys:  # Adam ascent
-                mom[k] = 0.9 * mom[k] + 0.1 * grads[k]
-                sec[k] = 0.999 * sec[k] + 0.001 * grads[k] ** 2
-                params[k] = params[k] + self.lr * (mom[k] / (1 - 0.9 ** t)) / (
-                    np.sqrt(sec[k] / (1 - 0.999 ** t)) + 1e-8)
+            opt.step(params, {k: -grads[k] for k in keys})  # ascent on revenue
             if t % max(1, self.n_steps // 50) == 0:
                 trace_x.append(float(t))
                 trace_y.append(rev)

@@ -14,7 +14,8 @@ psi = softmax(g). With labels y and expert predictions m_j:
   With J = 0 (or no correct expert) (1) is the ordinary cross-entropy.
 
 This module also holds what every multi-expert L2D surrogate here shares: a one-hidden-layer
-ReLU network written in numpy with its backward pass, Adam, the minibatch training loop and
+ReLU network written in numpy with its backward pass, the minibatch training loop (Adam from
+:mod:`claimbench.optim`) and
 the deferral rule, and the :class:`L2DSurrogate` method base class; a surrogate subclass only
 supplies ``loss_and_grad(g, y, correct, K) -> (mean loss, d loss / d g)``.
 
@@ -30,6 +31,7 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.optim import Adam
 
 
 # -- the surrogate -------------------------------------------------------------------------
@@ -87,29 +89,9 @@ def mlp_backward(p: dict, x: np.ndarray, h: np.ndarray, dg: np.ndarray) -> dict:
     return {"W1": x.T @ dh, "c1": dh.sum(0), "W2": h.T @ dg, "c2": dg.sum(0)}
 
 
-class Adam:
-    """Kingma & Ba with torch's defaults (betas 0.9/0.999, eps 1e-8), L2 weight decay."""
-
-    def __init__(self, lr: float, weight_decay: float = 0.0, b1: float = 0.9,
-                 b2: float = 0.999, eps: float = 1e-8) -> None:
-        self.lr, self.wd, self.b1, self.b2, self.eps = lr, weight_decay, b1, b2, eps
-        self.m: dict = {}
-        self.v: dict = {}
-        self.t = 0
-
-    def step(self, params: dict, grads: dict) -> None:
-        self.t += 1
-        c1, c2 = 1.0 - self.b1 ** self.t, 1.0 - self.b2 ** self.t
-        for k, g in grads.items():
-            if self.wd and k.startswith("W"):
-                g = g + self.wd * params[k]
-            m = self.m.setdefault(k, np.zeros_like(g))
-            v = self.v.setdefault(k, np.zeros_like(g))
-            m *= self.b1
-            m += (1.0 - self.b1) * g
-            v *= self.b2
-            v += (1.0 - self.b2) * g * g
-            params[k] -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+def _is_weight(key: str) -> bool:
+    """L2 weight decay applies to the weight matrices W1, W2, not the biases."""
+    return key.startswith("W")
 
 
 # -- the shared method ------------------------------------------------------------------------
@@ -138,7 +120,7 @@ class L2DSurrogate(Method):
         rng = np.random.default_rng(seed)
         n, n_out = x.shape[0], n_classes + correct.shape[1]
         params = init_mlp(x.shape[1], self.hidden, n_out, rng)
-        opt = Adam(self.lr, self.weight_decay)
+        opt = Adam(self.lr, weight_decay=self.weight_decay, decays=_is_weight)
         losses = []
         for _ in range(self.epochs):
             order = rng.permutation(n)

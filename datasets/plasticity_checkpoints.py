@@ -42,6 +42,7 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Dataset, Instance
+from claimbench.optim import Adam
 
 Params = list  # [(W (d_in, d_out), b (d_out,)), ...]: views into one flat parameter vector
 
@@ -161,35 +162,15 @@ def accuracy(theta: np.ndarray, sizes: tuple, X: np.ndarray, y: np.ndarray,
     return float(np.mean(forward(theta, sizes, X, activation)[0].argmax(axis=1) == y))
 
 
-class Adam:
-    """Adam (Kingma & Ba 2015) on a flat vector, optional L2 weight decay added to the gradient."""
-
-    def __init__(self, size: int, lr: float, weight_decay: float = 0.0,
-                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
-        self.lr, self.wd, (self.b1, self.b2), self.eps = lr, weight_decay, betas, eps
-        self.m, self.v, self.t = np.zeros(size), np.zeros(size), 0
-
-    def step(self, theta: np.ndarray, g: np.ndarray) -> None:
-        """In-place update of theta."""
-        self.t += 1
-        if self.wd:
-            g = g + self.wd * theta
-        self.m *= self.b1
-        self.m += (1.0 - self.b1) * g
-        self.v *= self.b2
-        self.v += (1.0 - self.b2) * g * g
-        c1, c2 = 1.0 - self.b1 ** self.t, 1.0 - self.b2 ** self.t
-        theta -= (self.lr / c1) * self.m / (np.sqrt(self.v / c2) + self.eps)
-
-
 def train(theta: np.ndarray, sizes: tuple, task: dict, steps: int, lr: float,
           rng: np.random.Generator, batch: int = 64, weight_decay: float = 0.0,
-          activation: str = "relu", opt: Adam | None = None) -> np.ndarray:
-    """Minibatch Adam on a task's training split, in place; a fresh optimiser unless given."""
+          activation: str = "relu") -> np.ndarray:
+    """Minibatch Adam (L2 weight decay added to the gradient) on a task's training split, in
+    place, from a fresh optimiser state."""
     X, y = task["X_train"], task["y_train"]
-    opt = opt or Adam(theta.size, lr, weight_decay)
+    opt = Adam(lr, weight_decay=weight_decay)
     for idx in rng.integers(0, len(y), (steps, batch)):
-        opt.step(theta, grad(theta, sizes, X[idx], y[idx], activation))
+        opt.step([theta], [grad(theta, sizes, X[idx], y[idx], activation)])
     return theta
 
 

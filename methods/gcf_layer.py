@@ -54,6 +54,7 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.optim import Adam
 
 # ---------------------------------------------------------------------------------------------
 # shared pieces
@@ -82,25 +83,6 @@ def softmax_rows(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
-
-
-class Adam:
-    """Plain Adam (ascent or descent decided by the caller's sign)."""
-
-    def __init__(self, shapes, lr: float, b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8):
-        self.lr, self.b1, self.b2, self.eps, self.t = lr, b1, b2, eps, 0
-        self.m = [np.zeros(s) for s in shapes]
-        self.v = [np.zeros(s) for s in shapes]
-
-    def step(self, params, grads) -> None:
-        self.t += 1
-        c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
-        for p, g, m, v in zip(params, grads, self.m, self.v):
-            m *= self.b1
-            m += (1 - self.b1) * g
-            v *= self.b2
-            v += (1 - self.b2) * g * g
-            p -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
 
 
 def clip_by_norm(grads, max_norm: float):
@@ -237,7 +219,7 @@ class GCFAuction(Method):
         # Code's initialisation: raw points ~ N(0, 1), intercepts (prices) 0.
         r = rng.standard_normal((J, n))
         b = np.zeros(J)
-        opt = Adam([r.shape, b.shape], self.lr)
+        opt = Adam(self.lr)
         trace_x, trace_y = [], []
         for step in range(self.n_steps):
             temp = anneal(step, self.temp_init, self.temp, self.temp_warmup_steps)
@@ -298,7 +280,7 @@ class GCFTransport(Method):
         scale = float(C.mean())
         Cs = C / scale  # unit-free costs, so temperatures and steps do not depend on the instance
         psi = np.zeros(len(b))
-        opt = Adam([psi.shape], self.lr)
+        opt = Adam(self.lr)
         trace_x, trace_y = [], []
         for step in range(self.n_steps):
             tau = anneal(step, self.temp_init, self.temp, self.temp_warmup_steps)

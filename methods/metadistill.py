@@ -63,6 +63,7 @@ from claimbench.baselines.cma_es import cma_trajectory
 from claimbench.baselines.differential_evolution import de_trajectory
 from claimbench.baselines.learned_optimizer_original import (
     PARAM_SHAPES, cached_training, init_params, les_backward, les_reset, les_step, run_les)
+from claimbench.optim import Adam
 
 TEACHERS = ("cma_es", "differential_evolution")
 
@@ -147,22 +148,9 @@ def distill_loss(cand: np.ndarray, mu_q: np.ndarray, cov_q: np.ndarray, clip: fl
 
 
 # -- (5) training -----------------------------------------------------------------------------
-class AdamW:
-    def __init__(self, params: dict, lr: float, weight_decay: float, betas=(0.9, 0.999), eps=1e-8):
-        self.lr, self.wd, self.b1, self.b2, self.eps = lr, weight_decay, betas[0], betas[1], eps
-        self.m = {k: np.zeros_like(v) for k, v in params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in params.items()}
-        self.t = 0
-
-    def step(self, params: dict, grads: dict) -> None:
-        self.t += 1
-        c1, c2 = 1.0 - self.b1 ** self.t, 1.0 - self.b2 ** self.t
-        for k, g in grads.items():
-            if self.wd and not k.startswith("b"):  # no decay on biases, as in the trainer
-                params[k] *= 1.0 - self.lr * self.wd
-            self.m[k] = self.b1 * self.m[k] + (1.0 - self.b1) * g
-            self.v[k] = self.b2 * self.v[k] + (1.0 - self.b2) * g * g
-            params[k] -= self.lr * (self.m[k] / c1) / (np.sqrt(self.v[k] / c2) + self.eps)
+def _not_bias(key: str) -> bool:
+    """The trainer's AdamW decays every weight but the biases (keys starting with "b")."""
+    return not key.startswith("b")
 
 
 def clip_grad_norm(grads: dict, max_norm: float) -> float:
@@ -207,7 +195,7 @@ def distill(sample_tasks, seed: int, popsize: int, generations: int, interval: i
     experts = collect_experts(sample_tasks, teacher_epochs, teachers, popsize, generations, interval, rng)
     t_teach = time.perf_counter() - t0
     params = init_params(rng, "torch")
-    opt = AdamW(params, lr, weight_decay)
+    opt = Adam(lr, weight_decay=weight_decay, decoupled=True, decays=_not_bias)  # AdamW
     losses, kls = [], []
     for epoch in range(epochs):
         row = experts[epoch % teacher_epochs]
@@ -257,7 +245,7 @@ class SSFT:
     def __call__(self, params, state, X, fit, cache, eps, X_new, fit_new):
         if self.opt is None:
             params = {k: v.copy() for k, v in params.items()}
-            self.opt = AdamW(params, self.lr, 0.0)
+            self.opt = Adam(self.lr)
         self.hist.append(float(np.mean(fit)))
         l_hist = self.hist[0]
         # grad f from the least-squares linear fit over the new population (deviation 4)

@@ -81,6 +81,7 @@ import numpy as np
 from claimbench.api import Method
 from claimbench.datasets.teacher_student import (ScalarTeacher, SoftmaxTeacher, rmsnorm,
                                                  sigmoid, teacher_probs)
+from claimbench.optim import Adam
 
 LOSSES = ("ce", "mse_prob", "mse_logit")
 OPTIMIZERS = ("gd", "adam")
@@ -173,32 +174,22 @@ def pack(t, loss, scale, grad, elapsed: float, steps: int, fit_decades: float, f
 
 # -- optimizers ------------------------------------------------------------------------
 class Optimizer:
-    """GD or Adam (bias-corrected, torch defaults) updating a dict of float arrays in place."""
+    """GD or Adam (bias-corrected, torch defaults; :class:`claimbench.optim.Adam`) updating a
+    dict of float arrays in place."""
 
     def __init__(self, kind: str, lr: float, beta1: float = 0.9, beta2: float = 0.999,
                  eps: float = 1e-8) -> None:
         if kind not in OPTIMIZERS:
             raise ValueError(f"optimizer {kind!r} not in {OPTIMIZERS}")
-        self.kind, self.lr, self.b1, self.b2, self.eps = kind, lr, beta1, beta2, eps
-        self.m: dict = {}
-        self.v: dict = {}
-        self.t = 0
+        self.kind, self.lr = kind, lr
+        self.adam = Adam(lr, betas=(beta1, beta2), eps=eps) if kind == "adam" else None
 
     def step(self, params: dict, grads: dict) -> None:
-        self.t += 1
-        if self.kind == "gd":
-            for k, g in grads.items():
-                params[k] -= self.lr * g
+        if self.adam is not None:
+            self.adam.step(params, grads)
             return
-        c1, c2 = 1.0 - self.b1 ** self.t, 1.0 - self.b2 ** self.t
         for k, g in grads.items():
-            m = self.m.setdefault(k, np.zeros_like(g))
-            v = self.v.setdefault(k, np.zeros_like(g))
-            m *= self.b1
-            m += (1.0 - self.b1) * g
-            v *= self.b2
-            v += (1.0 - self.b2) * g * g
-            params[k] -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+            params[k] -= self.lr * g
 
 
 # -- (1) scalar model ----------------------------------------------------------------------

@@ -9,11 +9,12 @@ from claimbench.baselines.plasticity_measures import (DeadUnitFraction, WeightNo
                                                       dormant_fraction, effective_rank,
                                                       hidden_activations)
 from claimbench.benchmarks.local_redundancy import (BENCHMARK, _selection_quality, _spearman)
-from claimbench.datasets.plasticity_checkpoints import (Adam, grad, init_mlp, layers, loss,
+from claimbench.datasets.plasticity_checkpoints import (grad, init_mlp, layers, loss,
                                                         n_params, per_example_sq_grad_norms,
                                                         softmax)
 from claimbench.methods.local_redundancy import (LocalRedundancy, local_redundancy,
                                                  synthetic_memorization_task)
+from claimbench.optim import Adam
 from claimbench.testing import run_grid_inline
 
 
@@ -122,7 +123,7 @@ def test_dead_unit_fraction_on_hand_set_weights():
 
 def test_adam_first_step_is_lr_times_sign():
     theta, g = np.array([1.0, -2.0, 0.5]), np.array([0.3, -4.0, 1e-3])
-    Adam(3, lr=0.1).step(theta, g)
+    Adam(0.1).step([theta], [g])
     np.testing.assert_allclose(theta, [0.9, -1.9, 0.4], atol=1e-6)
 
 
