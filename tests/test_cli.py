@@ -28,6 +28,7 @@ def cli(*args):
     (["list", "--area", "atention"], "unknown area 'atention': did you mean attention"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     (["claims", SLUG, "--store", "/nonexistent/x.sqlite"], "no results store at"),
+    (["claims", "--as", "ssd_dense"], "give exactly one benchmark slug"),
 ])
 def test_user_errors_are_one_line_exit_2(args, needle, capsys):
     code = main(args)
@@ -72,3 +73,42 @@ def test_run_twice_second_is_cached_and_explain(tmp_path):
     assert lines and all(l.startswith("skip") and "cached" in l for l in lines)
     claims = cli("claims", SLUG, "--store", store, "--format", "json")
     assert claims.returncode == 0 and '"verdict"' in claims.stdout
+    import json
+
+    rows = json.loads(claims.stdout)
+    assert all(r["source"] in ("paper", "derived") and r["foils"] for r in rows)
+    assert all({"foil", "verdict", "ours", "p_value"} <= set(r["foils"][0]) for r in rows)
+    # Another method in the paper method's place: every claim is re-judged with it.
+    swapped = cli("claims", SLUG, "--store", store, "--format", "json", "--as", "ssd_dense")
+    assert swapped.returncode == 0, swapped.stderr
+    assert {r["subject"] for r in json.loads(swapped.stdout)} == {"ssd_dense"}
+    bad = cli("claims", SLUG, "--store", store, "--as", "ssd_dens")
+    assert bad.returncode == 2 and "did you mean ssd_dense" in bad.stderr
+
+
+def test_every_option_has_a_line_of_help():
+    from claimbench.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"claimbench {name}: {action.option_strings or action.dest}"
+
+
+def test_progress_without_a_terminal_names_counts_not_every_slug(capsys):
+    from types import SimpleNamespace
+
+    from claimbench.progress import Progress
+
+    slugs = [f"bench{i}" for i in range(25)]
+    with Progress(50, "25 benchmarks [quick]", [s for s in slugs for _ in range(2)]) as bar:
+        for s in slugs:
+            for _ in range(2):
+                bar.update(SimpleNamespace(cell=SimpleNamespace(slug=s)), {"status": "ok"})
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert "50/50 cells, 25/25 benchmarks done" in last
+    assert "bench3," not in err and "bench1, bench2" not in err

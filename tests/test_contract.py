@@ -1,6 +1,7 @@
 """Contract tests generated over the registry: every benchmark's smoke grid runs, every claim
 names an existing method, dataset and metric, and content modules import only light packages."""
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from claimbench import registry
-from claimbench.api import FIDELITIES, Benchmark
+from claimbench.api import FIDELITIES, SOURCES, Benchmark
 from claimbench.checks import methods_named
+from claimbench.claims import evaluate_benchmark, subject_of
+from claimbench.lock import LOCK_NAME, read_lock, unamended
 from claimbench.papers import AREAS, BY_SLUG
 from claimbench.runner import execute_plan, plan, select_cells
 
@@ -51,6 +54,36 @@ def test_declaration(slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+def test_every_claim_has_a_source_and_foils_in_every_grid(slug):
+    b: Benchmark = BENCHES[slug]
+    grids = {g: {c.label for c in b.method_configs(b.grids[g])} for g in ("smoke", "quick", "full")}
+    for claim in b.claims:
+        assert claim.source in SOURCES, f"{claim.id}: source {claim.source!r} not in {SOURCES}"
+        if claim.source == "paper":
+            assert claim.paper_value, f"{claim.id}: a paper claim quotes the paper's number"
+        assert not re.search(r"\b(ours|our (evaluation|run|fit))\b", claim.paper_value, re.I), \
+            f"{claim.id}: paper_value holds our own values: {claim.paper_value!r}"
+        subject = subject_of(claim)
+        assert claim.foils, f"{claim.id}: no foils"
+        for g, labels in grids.items():
+            assert subject in labels, f"{claim.id}: subject {subject!r} not in the {g} grid"
+            for f in claim.foils:
+                assert f != subject and f in labels, \
+                    f"{claim.id}: foil {f!r} not in the {g} grid {sorted(labels)}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_committed_claims_are_locked_or_amended(slug):
+    folder = ROOT / "reports" / slug
+    if not (folder / "paper_vs_ours.md").exists():
+        pytest.skip("no committed report yet")
+    lock = read_lock(folder)
+    assert lock is not None, f"reports/{slug} has no {LOCK_NAME}: run claimbench report"
+    assert unamended(BENCHES[slug], lock) == [], (
+        "claims changed since the committed report without an Amendment naming them")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_smoke_grid_runs(slug, store):
     b = BENCHES[slug]
     planned = plan(store, {slug: registry.module_of(slug)}, select_cells(b, "smoke"), False)
@@ -60,6 +93,14 @@ def test_smoke_grid_runs(slug, store):
     bad = [(r["method"], r["dataset"], r["status"], (r["error"] or "")[-300:]) for r in rows
            if r["status"] not in ("ok", "not_applicable")]
     assert not bad, bad
+    # The claims run on the smoke cells, with their foils: at least one foil ran and failed a
+    # claim with an outcome of its own (not the subject's numbers under another name).
+    results = evaluate_benchmark(b, rows)
+    ran = [(r.claim, f) for r in results for f in r.foils if f.verdict not in ("not_run", "error")]
+    assert ran, f"no foil of {slug} could be evaluated on the smoke grid"
+    failing = [(c, f.foil) for c, f in ran if f.verdict != "reproduced"
+               and f.ours != next(r.ours for r in results if r.claim == c)]
+    assert failing, f"every foil of {slug} passes its claims on the smoke grid"
 
 
 def _content_files():

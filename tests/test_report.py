@@ -16,9 +16,18 @@ class Evil(tb.MeanEstimator):
 
 
 CLAIMS = (Claim("c_better", "Table 1", "mean beats noop", Better("mean", "noop", "abs_error"),
-                paper_value="0.0"),
-          Claim("c_value", "Fig. 2", "tiny error", Value("mean", "abs_error", hi=1e-9, stat="max")),
-          Claim("c_missing", "Fig. 3", "never run", Value("ghost", "abs_error", hi=1.0)))
+                paper_value="0.0", source="paper", foils=(EVIL,)),
+          Claim("c_value", "Fig. 2", "tiny error", Value("mean", "abs_error", hi=1e-9, stat="max"),
+                source="derived", foils=("noop",)),
+          Claim("c_missing", "Fig. 3", "never run", Value("ghost", "abs_error", hi=1.0),
+                source="derived", foils=("noop",)))
+
+
+def _verdict_cell(pvo: str, claim_id: str) -> list[str]:
+    """The cells of a claim's row in paper_vs_ours.md."""
+    row = next(l for l in pvo.splitlines()
+               if l.startswith(f"| {claim_id.replace('_', chr(92) + '_')} |"))
+    return [c.strip() for c in row.strip("|").split(" | ")]
 
 
 @pytest.fixture
@@ -41,7 +50,10 @@ def test_report_files_claims_and_failures(filled, tmp_path):
     pvo = (folder / "paper_vs_ours.md").read_text()
     for c in CLAIMS:
         assert f"| {c.id.replace('_', chr(92) + '_')} |" in pvo
-    assert "not\\_run" in pvo and "reproduced" in pvo
+    # Evil is the same estimator as mean under another name: a foil that passes.
+    assert "not\\_discriminating" in _verdict_cell(pvo, "c_better")
+    assert "not\\_run" in _verdict_cell(pvo, "c_missing")
+    assert "paper claims reproduced: 0 of 1; derived checks passed: 1 of 2" in pvo
     lb = (folder / "leaderboard.md").read_text()
     assert "3 error" in lb and "3 timeout" in lb  # failures are entries, not missing rows
     assert EVIL not in lb and "\\<img src=x onerror=alert(1)\\>" in lb
@@ -57,3 +69,23 @@ def test_report_uses_the_store_only(filled, tmp_path):
     first = (tmp_path / "toy" / "paper_vs_ours.md").read_text()
     write_reports([bench], store, tmp_path, all_benches={"toy": bench})
     assert (tmp_path / "toy" / "paper_vs_ours.md").read_text() == first  # deterministic
+
+
+def test_locked_claims_need_an_amendment(filled, tmp_path):
+    import dataclasses
+
+    from claimbench.api import Amendment
+    from claimbench.errors import UserError
+
+    bench, store = filled
+    write_reports([bench], store, tmp_path, all_benches={"toy": bench})
+    assert (tmp_path / "toy" / "claims.lock.json").exists()
+    loosened = dataclasses.replace(CLAIMS[1], check=Value("mean", "abs_error", hi=1.0, stat="max"))
+    changed = dataclasses.replace(bench, claims=(CLAIMS[0], loosened, CLAIMS[2]))
+    with pytest.raises(UserError, match="c_value"):
+        write_reports([changed], store, tmp_path, all_benches={"toy": changed})
+    amended = dataclasses.replace(changed, amendments=(Amendment(
+        "2026-12-03", ("c_value",), "bound 1e-9 -> 1", "test", results_seen=True),))
+    write_reports([amended], store, tmp_path, all_benches={"toy": amended})
+    pvo = (tmp_path / "toy" / "paper_vs_ours.md").read_text()
+    assert "## Amendments" in pvo and "bound 1e-9 -\\> 1" in pvo

@@ -151,16 +151,43 @@ class Paper:
     authors: str = ""
 
 
+SOURCES = ("paper", "derived")
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One checkable sentence of the paper."""
+    """One checkable sentence of the paper (``source="paper"``) or one of our own checks
+    (``source="derived"``: a derivation, a sanity check, a research note's proposal).
+
+    ``foils`` are method labels of the grids (baselines, or declared mutants of the paper's
+    method) that the claim's own wording says must *not* satisfy it. The same check runs with
+    each foil in the subject's place; a foil that passes makes the claim
+    ``not_discriminating``. ``subject`` is the label in the paper method's place (default: the
+    check's ``method``, ``a`` or ``numerator``); ``claimbench claims --as NAME`` and the foils
+    replace it.
+    """
 
     id: str
     where: str  # place in the paper: "Table 2", "Fig. 3", "abstract", "Thm 4.1"
     text: str  # the paper's wording, short
     check: Any  # one of claimbench.checks
-    paper_value: str = ""  # the paper's number(s) as printed, "" when it gives none
+    paper_value: str = ""  # the paper's number or quoted statement; never our own values
     note: str = ""  # our instantiation / caveats
+    source: str = ""  # "paper" or "derived"
+    foils: tuple[str, ...] = ()  # method labels that must fail this claim
+    foil_note: str = ""  # why these foils (for an exact identity: why only a mutant can fail it)
+    subject: str = ""  # label in the paper method's place; "" = the check's default role
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """A change to the declaration of a claim whose report was committed (claims are locked)."""
+
+    date: str  # ISO date, "2026-12-03"
+    claims: tuple[str, ...]  # ids of the claims it changes (added, removed or re-declared)
+    what: str  # what changed
+    why: str  # why
+    results_seen: bool  # whether results of the changed claims had been seen before the change
 
 
 @dataclass(frozen=True)
@@ -179,6 +206,13 @@ class Benchmark:
     description: str = ""
     fidelity_note: str = ""  # why it is scaled_down / proxy
     traces: tuple[TraceMetric, ...] = ()  # metric-side traces, plotted like method traces
+    # The unit of replication: () = one cell (dataset config, seed). Otherwise the dataset
+    # parameters that, with the seed, identify one independent run (e.g. ("split",) when one
+    # training run is evaluated on many test functions; ("seed",) when the seed alone is the run);
+    # rows are averaged to that unit before
+    # any test, so evaluation instances never count as replicates.
+    unit: tuple[str, ...] = ()
+    amendments: tuple[Amendment, ...] = ()  # changes to locked claims, oldest first
 
     def __post_init__(self) -> None:
         if self.fidelity not in FIDELITIES:
@@ -188,6 +222,12 @@ class Benchmark:
             raise ValueError(f"{self.slug}: grids {missing} not declared")
         if self.primary_metric not in {m.name for m in self.metrics}:
             raise ValueError(f"{self.slug}: primary metric {self.primary_metric!r} not a metric")
+        for c in self.claims:
+            if c.source and c.source not in SOURCES:
+                raise ValueError(f"{self.slug}: claim {c.id} source {c.source!r} not in {SOURCES}")
+            if c.subject and c.subject in c.foils:
+                raise ValueError(f"{self.slug}: claim {c.id} names its subject {c.subject!r} "
+                                 f"as a foil")
 
     # -- lookups -----------------------------------------------------------------
     def metric(self, name: str) -> Metric:

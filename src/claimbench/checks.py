@@ -1,5 +1,9 @@
 """Declarations of the six claim kinds. Evaluation lives in :mod:`claimbench.claims`.
 
+A check names the method in the paper method's place (its *subject*: ``method``, ``a`` or
+``numerator`` unless the claim says otherwise); foils and ``claimbench claims --as`` put another
+method there and run the same check.
+
 Every check selects evidence from the results of one benchmark run:
 
 * methods are named by their grid label (``Config.label``; the class ``name``
@@ -19,9 +23,11 @@ STATS = ("mean", "median", "max", "min")
 
 @dataclass(frozen=True)
 class Better:
-    """``method`` beats ``baseline`` on ``metric`` (paired one-sided Wilcoxon, Holm-corrected).
+    """``method`` beats ``baseline`` on ``metric``: the Hodges-Lehmann shift of the paired
+    improvements exceeds ``margin`` by a one-sided signed-rank test (ties kept), Holm-corrected.
 
-    ``margin`` asks for an improvement larger than it (in the metric's units).
+    ``margin`` asks for an improvement larger than it (in the metric's units); a negative margin
+    is a non-inferiority claim, tested against that margin.
     """
 
     method: str
@@ -39,7 +45,9 @@ class Value:
 
     Either give ``lo``/``hi`` (one may be None) or ``target`` with ``tol``
     (absolute, or relative to the target when ``rel``). ``stat`` is the
-    statistic over cells: mean/median carry a bootstrap CI; max/min are exact.
+    statistic over units: mean (t-interval), median (sign-test interval); ``max <= hi`` and
+    ``min >= lo`` say every run satisfies the bound (one violation refutes it; a sign test over
+    runs supports it), ``max >= lo`` and ``min <= hi`` say some run does (a witness proves it).
     """
 
     method: str
@@ -86,9 +94,7 @@ class Slope:
 
     ``log_x``/``log_y`` choose the axes: both True is a log-log power law;
     ``log_x=False, log_y=True`` is an exponential rate in x. ``x`` is a dataset
-    parameter (or a method parameter when ``x_from="method"``).
-    ``null_slope`` is the exponent of the negative control (default: just
-    outside the interval on the far side of the measured value).
+    parameter (or a method parameter when ``x_from="method"``). The slope's t-interval decides.
     """
 
     method: str
@@ -100,7 +106,6 @@ class Slope:
     log_y: bool = True
     x_from: str = "dataset"
     where: Mapping[str, Any] = field(default_factory=dict)
-    null_slope: float | None = None
     kind: str = "slope"
 
 
@@ -120,7 +125,9 @@ class Equivalent:
 
 @dataclass(frozen=True)
 class Rank:
-    """``method`` is in the top ``k`` by average rank on ``metric`` over (dataset, seed) blocks."""
+    """``method`` is in the top ``k`` on ``metric`` over blocks (units of replication): Friedman
+    significant and the method ahead of all but ``k - 1`` others by Holm-corrected signed-rank
+    tests."""
 
     method: str
     metric: str
@@ -131,6 +138,15 @@ class Rank:
 
 
 CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank)
+
+
+def subject_role(check) -> str:
+    """The field that holds the method in the paper method's place by default."""
+    if isinstance(check, Ratio):
+        return "numerator"
+    if isinstance(check, Equivalent):
+        return "a"
+    return "method"
 
 
 def methods_named(check) -> tuple[str, ...]:

@@ -1,24 +1,42 @@
-"""Checking claims against stored results, each with its negative control.
+"""Checking claims against stored results: one statistic per verdict, foils, one Holm family.
 
-For every claim the same check also runs on null evidence built from the run
-(the method replaced by the baseline, the value moved just outside the
-tolerance, the other exponent, the order reversed). A check that does not fail
-on its null evidence cannot fail at all: the claim is reported ``vacuous``.
+Every check reduces its evidence to one statistic with a confidence interval that is the exact
+dual of its test, so the interval shown is the one the verdict is decided on:
+
+* ``better``: the Hodges-Lehmann shift of the paired improvements and its Wilcoxon-inverted
+  interval (signed-rank test with ties kept, exact where scipy allows);
+* ``value`` (mean), ``ratio`` (mean log ratio), ``equivalent`` (TOST), ``slope`` (least
+  squares): Student-t intervals; ``value`` (median): the order-statistic interval of the sign
+  test; ``value`` (max/min): a universal statement ("every run") is refuted by one run and
+  supported by a sign test over runs (p = 2^-n), an existential one ("some run") by a witness;
+* ``rank``: Friedman, and the method ahead of the others by Holm-corrected signed-rank tests.
+
+Each p-value is of the null hypothesis "the claim is false" (an intersection-union test when the
+claim is an interval), and all claims of a paper form one Holm family: a claim is tested at its
+Holm-effective level alpha * p / p_holm, and its interval is shown at that level (two one-sided
+bounds). Rows are aggregated to the benchmark's unit of replication before any test.
+
+Then the same check runs with each of the claim's foils in the subject's place, at the
+unadjusted alpha (the stricter test of discrimination); a foil that passes makes the claim
+``not_discriminating``.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-from dataclasses import asdict, dataclass
-from typing import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable
 
 import numpy as np
 
 from . import stats
 from .api import Benchmark, Claim
-from .checks import Better, Equivalent, Rank, Ratio, Slope, Value
+from .checks import Better, Equivalent, Rank, Ratio, Slope, Value, subject_role
 
-VERDICTS = ("reproduced", "not_reproduced", "inconclusive", "vacuous", "not_run", "error")
+VERDICTS = ("reproduced", "not_reproduced", "inconclusive", "not_discriminating", "vacuous",
+            "not_run", "error")
+ALPHA = 0.05
 
 
 @dataclass
@@ -31,6 +49,15 @@ class Outcome:
     detail: str = ""
     seeds_needed: int | None = None
     threshold: str = ""
+    ours: str = ""
+
+
+@dataclass
+class FoilResult:
+    foil: str
+    verdict: str
+    ours: str
+    p_value: float | None
 
 
 @dataclass
@@ -40,6 +67,7 @@ class ClaimResult:
     where: str
     text: str
     kind: str
+    source: str
     paper_value: str
     verdict: str
     ours: str
@@ -47,16 +75,28 @@ class ClaimResult:
     ci: tuple[float, float] | None
     p_value: float | None
     p_holm: float | None
+    alpha: float | None  # the Holm-effective level the claim was decided at
     n: int
     threshold: str
-    control: str  # "fails (ok)" / "passes (vacuous)" / "not run"
-    control_verdict: str
-    detail: str
+    subject: str
+    foils: list[FoilResult] = field(default_factory=list)
+    detail: str = ""
     seeds_needed: int | None = None
     note: str = ""
+    foil_note: str = ""
+
+    @property
+    def control(self) -> str:
+        """The foils in one line: 'etc_ot: reproduced (passes!), greedy_ot: inconclusive'."""
+        if not self.foils:
+            return "no foils"
+        return ", ".join(f"{f.foil}: {f.verdict}" + (" (passes)" if f.verdict == "reproduced"
+                                                        else "") for f in self.foils)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        d["control"] = self.control
+        return d
 
 
 class NoEvidence(Exception):
@@ -82,10 +122,15 @@ def _matches(row: dict, where: dict) -> bool:
 
 
 class Evidence:
-    """A benchmark's stored rows, indexed for checks."""
+    """A benchmark's stored rows, indexed for checks and aggregated to the unit of replication.
 
-    def __init__(self, rows: Iterable[dict]) -> None:
+    ``unit`` () keys each value by (dataset label, seed): every cell is a replicate. Otherwise
+    rows that share the unit's dataset parameters and seed are one run, averaged before any
+    test (evaluation instances are not replicates)."""
+
+    def __init__(self, rows: Iterable[dict], unit: tuple[str, ...] = ()) -> None:
         self.rows = list(rows)
+        self.unit = tuple(unit)
 
     def method_rows(self, method: str, where: dict) -> list[dict]:
         rows = [r for r in self.rows if r["method"] == method and _matches(r, dict(where))]
@@ -96,183 +141,287 @@ class Evidence:
                              + (f" (stored: {', '.join(known)})" if known else ""))
         return rows
 
-    def values(self, method: str, metric: str, where: dict) -> dict[tuple, float]:
-        """(dataset label, rep) -> metric value over the method's ok cells."""
+    def unit_key(self, row: dict, extra: tuple = ()) -> tuple:
+        if not self.unit:
+            return (row["dataset"], row["rep"], *extra)
+        # "seed" alone: one run per seed, scored on every dataset config.
+        return (*extra, *(repr(row["dataset_params"].get(u)) for u in self.unit if u != "seed"),
+                row["rep"])
+
+    def values(self, method: str, metric: str, where: dict,
+               extra: Callable[[dict], tuple] | None = None) -> dict[tuple, float]:
+        """unit key -> metric value (mean over the unit's ok cells), sorted by key: a statistic
+        must not depend on the order rows were stored."""
         rows = self.method_rows(method, where)
-        ok = {(r["dataset"], r["rep"]): r["metrics"].get(metric) for r in rows
-              if r["status"] == "ok"}
-        # Sorted by (dataset, seed): a bootstrap must not depend on the order rows were stored.
-        ok = {k: ok[k] for k in sorted(ok) if ok[k] is not None}
-        if not ok:
+        groups: dict[tuple, list[float]] = {}
+        for r in rows:
+            v = r["metrics"].get(metric) if r["status"] == "ok" else None
+            if v is None:
+                continue
+            groups.setdefault(self.unit_key(r, extra(r) if extra else ()), []).append(float(v))
+        if not groups:
             statuses = sorted({r["status"] for r in rows})
             raise NoEvidence("error", f"{method!r} has no usable {metric!r} values "
                              f"(statuses: {', '.join(statuses)})")
-        return ok
+        return {k: float(np.mean(groups[k])) for k in sorted(groups, key=repr)}
 
     def pairs(self, a: str, b: str, metric: str, where: dict) -> tuple[np.ndarray, np.ndarray]:
         va, vb = self.values(a, metric, where), self.values(b, metric, where)
-        keys = sorted(set(va) & set(vb))
+        keys = [k for k in va if k in vb]
         if not keys:
-            raise NoEvidence("error", f"{a!r} and {b!r} share no (dataset, seed) cell with "
+            raise NoEvidence("error", f"{a!r} and {b!r} share no (dataset, seed) unit with "
                              f"{metric!r}")
         return np.array([va[k] for k in keys]), np.array([vb[k] for k in keys])
 
-    def params_of(self, method: str, where: dict) -> dict[tuple, dict]:
-        return {(r["dataset"], r["rep"]): r for r in self.method_rows(method, where)}
+
+# -- one statistic per check: a Tested knows its p-value and decides at any level ----------------
+@dataclass
+class Tested:
+    """The evidence of one check reduced to one statistic.
+
+    ``p`` is the p-value of "the claim is false"; ``decide(alpha)`` returns the Outcome at
+    level alpha, with the interval shown at that level."""
+
+    p: float
+    decide: Callable[[float], Outcome]
 
 
-# -- the six checks: (evidence, null) -> Outcome ----------------------------------------------------
-def _interval_verdict(lo_ci: float, hi_ci: float, lo: float, hi: float) -> str:
-    if lo <= lo_ci and hi_ci <= hi:
+def _fmt(v: float | None) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:.4g}"
+
+
+def _fmt_bounds(lo: float, hi: float, open_: bool = False) -> str:
+    lt, gt = ("<", ">") if open_ else ("<=", ">=")
+    if math.isinf(lo) and math.isinf(hi):
+        return "any value"
+    if math.isinf(lo):
+        return f"{lt} {hi:.4g}"
+    if math.isinf(hi):
+        return f"{gt} {lo:.4g}"
+    return f"in [{lo:.4g}, {hi:.4g}]"
+
+
+def _interval(ci: tuple[float, float], lo: float, hi: float) -> str:
+    """Verdict of a (two one-sided bounds) interval against the claimed region [lo, hi]."""
+    if lo < ci[0] and ci[1] < hi:
         return "reproduced"
-    if hi_ci < lo or lo_ci > hi:
+    if ci[1] < lo or ci[0] > hi:
         return "not_reproduced"
     return "inconclusive"
 
 
-def _fmt_bounds(lo: float, hi: float) -> str:
-    if math.isinf(lo) and math.isinf(hi):
-        return "any value"
-    if math.isinf(lo):
-        return f"<= {hi:.4g}"
-    if math.isinf(hi):
-        return f">= {lo:.4g}"
-    return f"in [{lo:.4g}, {hi:.4g}]"
+def _ours(point: float | None, ci: tuple[float, float] | None) -> str:
+    if point is None:
+        return "—"
+    s = _fmt(point)
+    if ci is not None and ci[0] != ci[1]:
+        s += f" [{_fmt(ci[0])}, {_fmt(ci[1])}]"
+    return s
 
 
-def _just_outside(point: float, lo: float, hi: float) -> float | None:
-    """A value just outside [lo, hi], beyond the bound nearest to ``point``."""
-    cands = []
-    width = abs(hi - lo) if math.isfinite(hi - lo) else 0.0
-    for bound, sign in ((lo, -1.0), (hi, 1.0)):
-        if math.isfinite(bound):
-            # Scaled by the distance too, so that the shift survives rounding of large values.
-            step = 1e-3 * max(abs(bound), width, abs(point - bound), 1e-12)
-            cands.append((abs(point - bound), bound + sign * step))
-    return min(cands)[1] if cands else None
-
-
-def _stat_fn(name: str):
-    return {"mean": np.mean, "median": np.median, "max": np.max, "min": np.min}[name]
-
-
-def check_value(c: Value, ev: Evidence, values: np.ndarray | None = None) -> Outcome:
-    x = np.array(list(ev.values(c.method, c.metric, c.where).values())) if values is None else values
-    lo, hi = c.bounds()
-    fn = _stat_fn(c.stat)
-    point = float(fn(x))
-    if c.stat in ("max", "min"):
-        ci = (point, point)  # an extreme is exact over the cells run: no resampling
-    else:
-        ci = stats.bootstrap_ci(x, fn)
-    verdict = _interval_verdict(ci[0], ci[1], lo, hi)
-    need = None
-    if verdict == "inconclusive" and c.stat == "mean":
-        bound = lo if abs(point - lo) < abs(point - hi) else hi
-        need = stats.seeds_to_decide(x.size, point, float(np.std(x, ddof=1)), bound)
-    return Outcome(verdict, point, ci, None, int(x.size),
-                   f"{c.stat} of {c.metric} over {x.size} cells", need,
-                   f"{c.stat} {_fmt_bounds(lo, hi)}")
-
-
-def null_value(c: Value, ev: Evidence) -> Outcome | None:
-    x = np.array(list(ev.values(c.method, c.metric, c.where).values()))
-    lo, hi = c.bounds()
-    point = float(_stat_fn(c.stat)(x))
-    target = _just_outside(point, lo, hi)
-    if target is None:
+def _need(x: np.ndarray, point: float, lo: float, hi: float, alpha_floor: float,
+          floor: int = 2) -> int | None:
+    bound = lo if abs(point - lo) < abs(point - hi) else hi
+    if not math.isfinite(bound) or x.size < 2:
         return None
-    return check_value(c, ev, x + (target - point))
+    return stats.seeds_to_decide(x.size, point, float(np.std(x, ddof=1)), bound, alpha_floor,
+                                 floor)
 
 
-def _ratio_logs(c: Ratio, ev: Evidence) -> np.ndarray:
-    num, den = ev.pairs(c.numerator, c.denominator, c.metric, c.where)
-    if np.any(num <= 0) or np.any(den <= 0):
+def _t_test(x: np.ndarray, lo: float, hi: float, label: str, threshold: str,
+            transform: Callable[[float], float] = float, alpha_floor: float = ALPHA) -> Tested:
+    """Intersection-union t-test that the mean of ``x`` lies in (lo, hi)."""
+    from scipy import stats as sps
+
+    n = x.size
+    mean = float(x.mean())
+    sd = float(np.std(x, ddof=1)) if n > 1 else math.nan
+
+    def one_sided(bound: float, alternative: str) -> float:
+        if not math.isfinite(bound):
+            return 0.0
+        if n < 2:
+            return 1.0
+        if sd == 0:  # no spread: the value is the value
+            return 0.0 if (mean > bound if alternative == "greater" else mean < bound) else 1.0
+        return float(sps.ttest_1samp(x, bound, alternative=alternative).pvalue)
+
+    p = max(one_sided(lo, "greater"), one_sided(hi, "less"))
+
+    def decide(alpha: float) -> Outcome:
+        if n < 2:
+            ci = (-math.inf, math.inf)
+        elif sd == 0:
+            ci = (mean, mean)
+        else:
+            half = float(sps.t.ppf(1 - alpha, n - 1)) * sd / math.sqrt(n)
+            ci = (mean - half, mean + half)
+        verdict = _interval(ci, lo, hi)
+        shown = (transform(ci[0]), transform(ci[1]))
+        need = _need(x, mean, lo, hi, alpha_floor) if verdict == "inconclusive" else None
+        return Outcome(verdict, transform(mean), shown, p, n, label + f" ({n} units, t)", need,
+                       threshold, _ours(transform(mean), shown))
+
+    return Tested(p, decide)
+
+
+def _stat_values(c, ev: Evidence, method: str) -> np.ndarray:
+    return np.array(list(ev.values(method, c.metric, c.where).values()))
+
+
+def test_value(c: Value, ev: Evidence, method: str, alpha_floor: float) -> Tested:
+    x = _stat_values(c, ev, method)
+    lo, hi = c.bounds()
+    threshold = f"{c.stat} {_fmt_bounds(lo, hi)}"
+    if c.stat == "mean":
+        return _t_test(x, lo, hi, f"mean of {c.metric}", threshold, alpha_floor=alpha_floor)
+    if c.stat == "median":
+        return _median_test(x, lo, hi, c.metric, threshold, alpha_floor)
+    return _extreme_test(x, lo, hi, c.stat, c.metric, threshold, alpha_floor)
+
+
+def _median_test(x, lo, hi, metric, threshold, alpha_floor) -> Tested:
+    from scipy import stats as sps
+
+    def res(bound, alternative):
+        return sps.quantile_test(x, q=bound, p=0.5, alternative=alternative)
+
+    p = max(0.0 if not math.isfinite(lo) else float(res(lo, "greater").pvalue),
+            0.0 if not math.isfinite(hi) else float(res(hi, "less").pvalue))
+    point = float(np.median(x))
+
+    def decide(alpha: float) -> Outcome:
+        ci_lo = float(res(point, "greater").confidence_interval(1 - alpha).low)
+        ci_hi = float(res(point, "less").confidence_interval(1 - alpha).high)
+        ci = (ci_lo, ci_hi)
+        verdict = _interval(ci, lo, hi)
+        need = None
+        if verdict == "inconclusive":
+            need = stats.sign_test_floor(alpha_floor) if x.size < stats.sign_test_floor(
+                alpha_floor) else stats.CANNOT
+        return Outcome(verdict, point, ci, p, int(x.size),
+                       f"median of {metric} ({x.size} units, sign-test interval)", need,
+                       threshold, _ours(point, ci))
+
+    return Tested(p, decide)
+
+
+def _extreme_test(x, lo, hi, stat, metric, threshold, alpha_floor) -> Tested:
+    """max <= hi / min >= lo: every run satisfies it (universal); max >= lo / min <= hi: some
+    run does (existential). One run refutes a universal statement; a sign test over runs
+    (H0: a run violates it with probability >= 1/2, p = 2^-n) supports it. A witness proves an
+    existential one."""
+    n = int(x.size)
+    point = float(np.max(x) if stat == "max" else np.min(x))
+    universal_hi = stat == "max" and math.isfinite(hi)
+    universal_lo = stat == "min" and math.isfinite(lo)
+    exist_lo = stat == "max" and math.isfinite(lo)
+    exist_hi = stat == "min" and math.isfinite(hi)
+    violations = int(np.sum(x > hi)) if universal_hi else 0
+    violations += int(np.sum(x < lo)) if universal_lo else 0
+    witnesses = True
+    if exist_lo:
+        witnesses = witnesses and bool(np.any(x >= lo))
+    if exist_hi:
+        witnesses = witnesses and bool(np.any(x <= hi))
+    universal = universal_hi or universal_lo
+    if violations or not witnesses:
+        p = 1.0
+    else:
+        p = 0.5 ** n if universal else 0.0
+    refuted = violations > 0
+
+    def decide(alpha: float) -> Outcome:
+        if refuted:
+            verdict = "not_reproduced"
+        elif not witnesses:
+            verdict = "inconclusive"
+        else:
+            verdict = "reproduced" if p < alpha else "inconclusive"
+        parts = []
+        if universal:
+            bound = 1 - alpha ** (1 / n) if not refuted else None
+            parts.append(f"{violations}/{n} units violate it"
+                         + (f" (violation rate <= {bound:.2g} at level {alpha:.2g}; sign test "
+                            f"p = 2^-{n})" if bound is not None else ""))
+        if exist_lo or exist_hi:
+            parts.append("a witness exists" if witnesses else "no unit is a witness")
+        need = None
+        if verdict == "inconclusive" and universal and witnesses:
+            need = stats.sign_test_floor(alpha_floor)
+        return Outcome(verdict, point, None, p, n, f"{stat} of {metric} over {n} units: "
+                       + "; ".join(parts), need, threshold, f"{_fmt(point)} ({violations}/{n} "
+                       "violate)" if universal else _fmt(point))
+
+    return Tested(p, decide)
+
+
+def _ratio_logs(c: Ratio, ev: Evidence, num: str, den: str) -> np.ndarray:
+    a, b = ev.pairs(num, den, c.metric, c.where)
+    if np.any(a <= 0) or np.any(b <= 0):
         raise NoEvidence("error", f"ratio of {c.metric!r} needs positive values")
-    return np.log(num / den)
+    return np.log(a / b)
 
 
-def _ratio_bounds(c: Ratio) -> tuple[float, float]:
-    lo = c.at_least if c.at_least is not None else 0.0
-    hi = c.at_most if c.at_most is not None else math.inf
-    return lo, hi
+def test_ratio(c: Ratio, ev: Evidence, alpha_floor: float) -> Tested:
+    logs = _ratio_logs(c, ev, c.numerator, c.denominator)
+    lo = math.log(c.at_least) if c.at_least is not None else -math.inf
+    hi = math.log(c.at_most) if c.at_most is not None else math.inf
+    threshold = "ratio " + _fmt_bounds(math.exp(lo), math.exp(hi) if math.isfinite(hi)
+                                       else math.inf)
+    if c.at_least is None:
+        threshold = f"ratio <= {c.at_most:.4g}" if c.at_most is not None else "any value"
+    return _t_test(logs, lo, hi, f"geometric mean of {c.numerator}/{c.denominator} on "
+                   f"{c.metric}", threshold, transform=math.exp, alpha_floor=alpha_floor)
 
 
-def check_ratio(c: Ratio, ev: Evidence, logs: np.ndarray | None = None) -> Outcome:
-    logs = _ratio_logs(c, ev) if logs is None else logs
-    lo, hi = _ratio_bounds(c)
-    ci_log = stats.bootstrap_ci(logs)
-    point = math.exp(float(logs.mean()))
-    ci = (math.exp(ci_log[0]), math.exp(ci_log[1]))
-    verdict = _interval_verdict(ci[0], ci[1], lo, hi)
-    need = None
-    if verdict == "inconclusive":
-        bound = lo if c.at_least is not None else hi
-        need = stats.seeds_to_decide(logs.size, float(logs.mean()), float(np.std(logs, ddof=1)),
-                                     math.log(bound))
-    return Outcome(verdict, point, ci, None, int(logs.size),
-                   f"geometric mean of {c.numerator}/{c.denominator} on {c.metric} over "
-                   f"{logs.size} pairs", need, f"ratio {_fmt_bounds(lo, hi)}")
-
-
-def null_ratio(c: Ratio, ev: Evidence) -> Outcome | None:
-    logs = _ratio_logs(c, ev)
-    lo, hi = _ratio_bounds(c)
-    point = math.exp(float(logs.mean()))
-    target = _just_outside(point, lo if lo > 0 else -math.inf, hi)
-    if target is None or target <= 0:
-        return None
-    return check_ratio(c, ev, logs + (math.log(target) - math.log(point)))
-
-
-def _improvement(ev: Evidence, method: str, baseline: str, metric: str, where: dict,
-                 higher: bool) -> np.ndarray:
-    a, b = ev.pairs(method, baseline, metric, where)
-    return (a - b) if higher else (b - a)
-
-
-def check_better(c: Better, ev: Evidence, higher: bool, imp: np.ndarray | None = None,
-                 holm_factor: float | None = None) -> Outcome:
-    imp = _improvement(ev, c.method, c.baseline, c.metric, c.where, higher) if imp is None else imp
-    d = imp - c.margin
-    p = stats.wilcoxon_p(d, "greater")
-    ci = stats.bootstrap_ci(imp)
-    p_adj = p if holm_factor is None else holm_factor
-    mean = float(imp.mean())
-    if p_adj < c.alpha and mean > c.margin:
-        verdict = "reproduced"
-    elif ci[1] <= c.margin:
-        verdict = "not_reproduced"
-    else:
-        verdict = "inconclusive"
-    need = None
-    if verdict == "inconclusive":
-        need = stats.seeds_to_decide(imp.size, mean, float(np.std(imp, ddof=1)) if imp.size > 1
-                                     else math.nan, c.margin)
-    return Outcome(verdict, mean, ci, p, int(imp.size),
-                   f"paired improvement of {c.method} over {c.baseline} on {c.metric} "
-                   f"({'higher' if higher else 'lower'} is better), one-sided Wilcoxon",
-                   need, f"improvement > {c.margin:g}, p < {c.alpha:g} (Holm)")
-
-
-def null_better(c: Better, ev: Evidence, higher: bool) -> Outcome:
-    # The method's results replaced by the baseline's: no improvement at all.
+def test_better(c: Better, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
     a, b = ev.pairs(c.method, c.baseline, c.metric, c.where)
-    return check_better(c, ev, higher, imp=np.zeros_like(b))
+    imp = (a - b) if higher else (b - a)  # (units,)
+    sr = stats.SignedRank(imp)
+    p = sr.p_greater(c.margin)
+    est = stats.hodges_lehmann(imp)
+    n = int(imp.size)
+
+    def decide(alpha: float) -> Outcome:
+        ci = sr.bounds(alpha)
+        if ci[0] > c.margin:  # equivalently p < alpha
+            verdict = "reproduced"
+        elif ci[1] < c.margin:  # equivalently sr.p_less(margin) < alpha
+            verdict = "not_reproduced"
+        else:
+            verdict = "inconclusive"
+        need = None
+        if verdict == "inconclusive" and n > 1:
+            need = stats.seeds_to_decide(n, est, float(np.std(imp, ddof=1)), c.margin,
+                                         alpha_floor, stats.sign_test_floor(alpha_floor))
+        return Outcome(verdict, est, ci, p, n,
+                       f"paired improvement of {c.method} over {c.baseline} on {c.metric} "
+                       f"({'higher' if higher else 'lower'} is better; {n} units): "
+                       "Hodges-Lehmann shift, Wilcoxon signed-rank (ties kept)", need,
+                       f"improvement > {c.margin:g}", _ours(est, ci))
+
+    return Tested(p, decide)
 
 
-def _slope_data(c: Slope, ev: Evidence) -> tuple[np.ndarray, np.ndarray]:
-    vals = ev.values(c.method, c.metric, c.where)
-    rows = ev.params_of(c.method, c.where)
-    xs, ys = [], []
-    for key, y in vals.items():
-        params = rows[key]["dataset_params" if c.x_from == "dataset" else "method_params"]
-        if c.x not in params:
+def _slope_data(c: Slope, ev: Evidence, method: str) -> tuple[np.ndarray, np.ndarray]:
+    key = "dataset_params" if c.x_from == "dataset" else "method_params"
+    rows = ev.method_rows(method, c.where)
+    for r in rows:
+        if c.x not in r[key]:
             raise NoEvidence("error", f"slope: parameter {c.x!r} not among "
-                             f"{sorted(params)} of {c.method!r}")
-        xs.append(float(params[c.x]))
-        ys.append(float(y))
-    x, y = np.array(xs), np.array(ys)
+                             f"{sorted(r[key])} of {method!r}")
+    vals = ev.values(method, c.metric, c.where, extra=lambda r: (float(r[key][c.x]),))
+    # With a declared unit the x value leads the key; with cells, read it back from the row.
+    xs = []
+    by_cell = {(r["dataset"], r["rep"]): float(r[key][c.x]) for r in rows}
+    for k in vals:
+        xs.append(by_cell[(k[0], k[1])] if not ev.unit else k[0])
+    x, y = np.array(xs, dtype=float), np.array(list(vals.values()), dtype=float)
     if c.log_x:
         if np.any(x <= 0):
             raise NoEvidence("error", f"slope: log of non-positive {c.x!r}")
@@ -282,91 +431,63 @@ def _slope_data(c: Slope, ev: Evidence) -> tuple[np.ndarray, np.ndarray]:
             raise NoEvidence("error", f"slope: log of non-positive {c.metric!r} values")
         y = np.log(y)
     if np.unique(x).size < 2 or x.size < 3:
-        raise NoEvidence("error", f"slope needs at least 3 cells and 2 distinct {c.x!r} values")
+        raise NoEvidence("error", f"slope needs at least 3 units and 2 distinct {c.x!r} values")
     return x, y
 
 
-def check_slope(c: Slope, ev: Evidence, xy: tuple | None = None) -> Outcome:
+def test_slope(c: Slope, ev: Evidence, method: str, alpha_floor: float) -> Tested:
     from scipy import stats as sps
 
-    x, y = _slope_data(c, ev) if xy is None else xy
+    x, y = _slope_data(c, ev, method)
     fit = sps.linregress(x, y)
     dof = x.size - 2
-    half = float(sps.t.ppf(0.975, dof) * fit.stderr) if dof > 0 else math.inf
-    if not math.isfinite(half):
-        half = math.inf
-    ci = (fit.slope - half, fit.slope + half)
-    verdict = _interval_verdict(ci[0], ci[1], c.lo, c.hi)
+    se = float(fit.stderr)
+    slope = float(fit.slope)
+
+    def one_sided(bound: float, upper: bool) -> float:
+        if not math.isfinite(bound):
+            return 0.0
+        if dof <= 0:
+            return 1.0
+        if se == 0:
+            return 0.0 if (slope < bound if upper else slope > bound) else 1.0
+        t = (slope - bound) / se
+        return float(sps.t.cdf(t, dof) if upper else sps.t.sf(t, dof))
+
+    p = max(one_sided(c.lo, False), one_sided(c.hi, True))
     axes = f"{'log ' if c.log_y else ''}{c.metric} vs {'log ' if c.log_x else ''}{c.x}"
-    return Outcome(verdict, float(fit.slope), ci, None, int(x.size),
-                   f"least-squares slope of {axes} ({x.size} cells, t-interval)", None,
-                   f"slope {_fmt_bounds(c.lo, c.hi)}")
+
+    def decide(alpha: float) -> Outcome:
+        half = float(sps.t.ppf(1 - alpha, dof)) * se if dof > 0 else math.inf
+        ci = (slope - half, slope + half) if math.isfinite(half) else (-math.inf, math.inf)
+        verdict = _interval(ci, c.lo, c.hi)
+        need = None
+        if verdict == "inconclusive":
+            bound = c.lo if abs(slope - c.lo) < abs(slope - c.hi) else c.hi
+            gap = abs(slope - bound)
+            if gap == 0 or not math.isfinite(se) or se == 0:
+                need = stats.CANNOT
+            else:  # se shrinks like 1/sqrt(units) at the same design
+                z = float(sps.norm.ppf(1 - alpha_floor)) + 0.842
+                need = max(x.size + 1, math.ceil(x.size * (z * se / gap) ** 2))
+        return Outcome(verdict, slope, ci, p, int(x.size),
+                       f"least-squares slope of {axes} ({x.size} units, t)", need,
+                       f"slope {_fmt_bounds(c.lo, c.hi)}", _ours(slope, ci))
+
+    return Tested(p, decide)
 
 
-def null_slope(c: Slope, ev: Evidence) -> Outcome | None:
-    x, y = _slope_data(c, ev)
-    from scipy import stats as sps
-
-    slope = float(sps.linregress(x, y).slope)
-    target = c.null_slope
-    if target is None:
-        width = c.hi - c.lo if math.isfinite(c.hi - c.lo) else 1.0
-        cands = []
-        if math.isfinite(c.lo):
-            cands.append((abs(slope - c.lo), c.lo - 0.5 * width))
-        if math.isfinite(c.hi):
-            cands.append((abs(slope - c.hi), c.hi + 0.5 * width))
-        if not cands:
-            return None
-        target = min(cands)[1]
-    return check_slope(c, ev, (x, y + (target - slope) * x))
-
-
-def _equiv_diffs(c: Equivalent, ev: Evidence) -> tuple[np.ndarray, float]:
+def test_equivalent(c: Equivalent, ev: Evidence, alpha_floor: float) -> Tested:
     a, b = ev.pairs(c.a, c.b, c.metric, c.where)
-    margin = c.margin * abs(float(b.mean())) if c.rel else c.margin
-    return a - b, margin
+    m = c.margin * abs(float(b.mean())) if c.rel else c.margin
+    d = a - b
+    return _t_test(d, -m, m, f"paired difference {c.a} - {c.b} on {c.metric} (TOST)",
+                   f"|difference| < {m:.4g}", alpha_floor=alpha_floor)
 
 
-def check_equivalent(c: Equivalent, ev: Evidence, dm: tuple | None = None) -> Outcome:
-    from scipy import stats as sps
-
-    d, m = _equiv_diffs(c, ev) if dm is None else dm
-    mean = float(d.mean())
-    if d.size < 2 or np.ptp(d) == 0:
-        p = 0.0 if abs(mean) < m else 1.0
-    else:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            p_lo = sps.ttest_1samp(d, -m, alternative="greater").pvalue
-            p_hi = sps.ttest_1samp(d, m, alternative="less").pvalue
-        p = float(max(p_lo, p_hi))
-    ci = stats.bootstrap_ci(d)
-    if p < c.alpha:
-        verdict = "reproduced"
-    elif ci[0] > m or ci[1] < -m:
-        verdict = "not_reproduced"
-    else:
-        verdict = "inconclusive"
-    need = None
-    if verdict == "inconclusive" and d.size > 1:
-        need = stats.seeds_to_decide(d.size, abs(mean), float(np.std(d, ddof=1)), m)
-    return Outcome(verdict, mean, ci, p, int(d.size),
-                   f"paired difference {c.a} - {c.b} on {c.metric}, TOST", need,
-                   f"|difference| < {m:.4g}")
-
-
-def null_equivalent(c: Equivalent, ev: Evidence) -> Outcome:
-    d, m = _equiv_diffs(c, ev)
-    shift = m * 1.05 + 1e-300 - float(d.mean())
-    return check_equivalent(c, ev, (d + shift, m))
-
-
-def _rank_scores(c: Rank, ev: Evidence, higher: bool):
-    methods = list(c.among) if c.among else sorted({r["method"] for r in ev.rows
-                                                   if _matches(r, dict(c.where))})
+def _rank_scores(c: Rank, ev: Evidence) -> tuple[list[str], np.ndarray]:
+    methods = list(dict.fromkeys(c.among)) if c.among else sorted(
+        {r["method"] for r in ev.rows if _matches(r, dict(c.where))})
     if c.method not in methods:
         methods.append(c.method)
     vals = {}
@@ -377,46 +498,50 @@ def _rank_scores(c: Rank, ev: Evidence, higher: bool):
             if c.among or m == c.method:
                 raise  # a named method without results cannot be ranked
     methods = [m for m in methods if m in vals]
-    blocks = sorted(set.intersection(*(set(v) for v in vals.values())))
+    blocks = [k for k in vals[c.method] if all(k in v for v in vals.values())]
     if not blocks:
-        raise NoEvidence("error", "rank: no (dataset, seed) block where every method has a value")
+        raise NoEvidence("error", "rank: no unit where every method has a value")
     scores = np.array([[vals[m][b] for m in methods] for b in blocks])  # (blocks, methods)
     return methods, scores
 
 
-def check_rank(c: Rank, ev: Evidence, higher: bool, ms: tuple | None = None) -> Outcome:
-    methods, scores = _rank_scores(c, ev, higher) if ms is None else ms
+def test_rank(c: Rank, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
+    methods, scores = _rank_scores(c, ev)
     rt = stats.rank_test(scores, methods, higher)
+    j = methods.index(c.method)
+    others = [i for i in range(len(methods)) if i != j]
+    sign = 1.0 if higher else -1.0
+    diffs = [sign * (scores[:, j] - scores[:, i]) for i in others]  # each (blocks,)
+    ahead = stats.holm([stats.wilcoxon_p(d, "greater") for d in diffs]) if others else []
+    behind = stats.holm([stats.wilcoxon_p(d, "less") for d in diffs]) if others else []
+    # top-k: ahead of all but k-1 others, each by a Holm-corrected paired test; and Friedman.
+    need_ahead = max(0, len(others) - (c.k - 1))
+    p_pair = sorted(ahead)[need_ahead - 1] if need_ahead else 0.0
+    p_friedman = rt.friedman_p if rt.friedman_p is not None else 0.0  # 2 methods: pairs only
+    p = max(p_pair, p_friedman)
     avg = dict(zip(methods, rt.avg_ranks))
     mine = avg[c.method]
-    # Ties count against the method: "first" means strictly ahead of every other method.
     position = 1 + sum(1 for m, r in avg.items() if m != c.method and r <= mine)
-    order = sorted(avg.values())
-    kth = order[min(c.k, len(order)) - 1]
-    if position <= c.k:
-        verdict = "reproduced"
-    elif rt.cd is not None and mine - kth > rt.cd:
-        verdict = "not_reproduced"
-    else:
-        verdict = "inconclusive"
-    return Outcome(verdict, float(position), (mine, mine), rt.friedman_p, int(scores.shape[0]),
-                   f"average rank {mine:.2f} (position {position} of {len(methods)}) over "
-                   f"{scores.shape[0]} blocks; Nemenyi CD {rt.cd:.2f}" if rt.cd else "", None,
-                   f"position <= {c.k}")
 
+    def decide(alpha: float) -> Outcome:
+        if p < alpha:
+            verdict = "reproduced"
+        elif sum(1 for q in behind if q < alpha) >= c.k:
+            verdict = "not_reproduced"
+        else:
+            verdict = "inconclusive"
+        n_ahead = sum(1 for q in ahead if q < alpha)
+        fr = f"Friedman p = {rt.friedman_p:.3g}; " if rt.friedman_p is not None else ""
+        detail = (f"average rank {mine:.2f} (position {position} of {len(methods)}) over "
+                  f"{scores.shape[0]} blocks; {fr}significantly ahead of {n_ahead} of "
+                  f"{len(others)} others (Holm-corrected signed-rank)")
+        if rt.cd is not None:
+            detail += f"; Nemenyi CD {rt.cd:.2f}"
+        return Outcome(verdict, float(position), None, p, int(scores.shape[0]), detail, None,
+                       f"top {c.k}, ahead of {need_ahead} others significantly",
+                       f"position {position} (avg rank {mine:.2f})")
 
-def null_rank(c: Rank, ev: Evidence, higher: bool) -> Outcome:
-    """The order reversed for the claimed method: in every block it scores just below the
-    worst other method (for a method that was first, this is the reversed order)."""
-    methods, scores = _rank_scores(c, ev, higher)
-    j = methods.index(c.method)
-    others = np.delete(scores, j, axis=1)  # (blocks, k-1)
-    null = scores.copy()
-    if others.shape[1]:
-        worst = others.min(axis=1) if higher else others.max(axis=1)
-        step = 1e-9 * np.maximum(1.0, np.abs(worst))
-        null[:, j] = worst - step if higher else worst + step
-    return check_rank(c, ev, higher, (methods, null))
+    return Tested(p, decide)
 
 
 # -- a benchmark's claims ---------------------------------------------------------------------------
@@ -424,83 +549,129 @@ def _higher(bench: Benchmark, metric: str) -> bool:
     return bench.metric(metric).higher_is_better
 
 
-def _run_check(bench: Benchmark, claim: Claim, ev: Evidence, holm_p: float | None = None):
-    c = claim.check
-    if isinstance(c, Value):
-        return check_value(c, ev), null_value(c, ev)
-    if isinstance(c, Ratio):
-        return check_ratio(c, ev), null_ratio(c, ev)
-    if isinstance(c, Better):
-        h = _higher(bench, c.metric)
-        return check_better(c, ev, h, holm_factor=holm_p), null_better(c, ev, h)
-    if isinstance(c, Slope):
-        return check_slope(c, ev), null_slope(c, ev)
-    if isinstance(c, Equivalent):
-        return check_equivalent(c, ev), null_equivalent(c, ev)
-    if isinstance(c, Rank):
-        h = _higher(bench, c.metric)
-        return check_rank(c, ev, h), null_rank(c, ev, h)
-    raise TypeError(f"claim {claim.id}: unknown check {type(c).__name__}")
+def subject_of(claim: Claim) -> str:
+    return claim.subject or getattr(claim.check, subject_role(claim.check))
 
 
-def _fmt_num(v: float | None) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "—"
-    return f"{v:.4g}"
+def substitute(check, old: str, new: str):
+    """The check with ``new`` wherever it names ``old`` (rank lists deduplicated)."""
+    changes = {}
+    for f in dataclasses.fields(check):
+        v = getattr(check, f.name)
+        if f.name in ("method", "baseline", "numerator", "denominator", "a", "b") and v == old:
+            changes[f.name] = new
+        elif f.name == "among" and v:
+            changes[f.name] = tuple(dict.fromkeys(new if m == old else m for m in v))
+    return dataclasses.replace(check, **changes)
 
 
-def _ours(o: Outcome, kind: str) -> str:
-    if o.estimate is None:
-        return "—"
-    if kind == "rank":
-        return f"position {int(o.estimate)}"
-    s = _fmt_num(o.estimate)
-    if o.ci and (o.ci[0] != o.ci[1]):
-        s += f" [{_fmt_num(o.ci[0])}, {_fmt_num(o.ci[1])}]"
-    return s
+def test_check(bench: Benchmark, check, ev: Evidence, alpha_floor: float = ALPHA) -> Tested:
+    if isinstance(check, Value):
+        return test_value(check, ev, check.method, alpha_floor)
+    if isinstance(check, Ratio):
+        return test_ratio(check, ev, alpha_floor)
+    if isinstance(check, Better):
+        return test_better(check, ev, _higher(bench, check.metric), alpha_floor)
+    if isinstance(check, Slope):
+        return test_slope(check, ev, check.method, alpha_floor)
+    if isinstance(check, Equivalent):
+        return test_equivalent(check, ev, alpha_floor)
+    if isinstance(check, Rank):
+        return test_rank(check, ev, _higher(bench, check.metric), alpha_floor)
+    raise TypeError(f"unknown check {type(check).__name__}")
 
 
-def evaluate_benchmark(bench: Benchmark, rows: Iterable[dict],
-                       include_external: bool = True) -> list[ClaimResult]:
-    ev = Evidence(r for r in rows if include_external or not r["external"])
-    # Holm across the benchmark's `better` claims: their raw p-values first.
-    raw: dict[str, float] = {}
+def is_loose(check) -> bool:
+    """A check no data can fail: its region is everything (or its margin unbounded)."""
+    if isinstance(check, Value):
+        lo, hi = check.bounds()
+        return math.isinf(lo) and math.isinf(hi)
+    if isinstance(check, Ratio):
+        return check.at_least is None and check.at_most is None
+    if isinstance(check, Slope):
+        return math.isinf(check.lo) and math.isinf(check.hi)
+    if isinstance(check, Better):
+        return check.margin == -math.inf
+    if isinstance(check, Equivalent):
+        return math.isinf(check.margin)
+    return False
+
+
+def _safe_test(bench, check, ev, alpha_floor) -> Tested | Outcome:
+    try:
+        return test_check(bench, check, ev, alpha_floor)
+    except NoEvidence as exc:
+        return Outcome(exc.verdict, detail=exc.detail)
+    except Exception as exc:  # a broken check is reported, never hidden
+        return Outcome("error", detail=f"{type(exc).__name__}: {exc}")
+
+
+def evaluate_benchmark(bench: Benchmark, rows: Iterable[dict], include_external: bool = True,
+                       as_method: str | None = None) -> list[ClaimResult]:
+    """Every claim of ``bench`` with its foils; ``as_method`` puts that label in each claim's
+    subject place (the paper method's), so any method is judged by the paper's claims."""
+    ev = Evidence((r for r in rows if include_external or not r["external"]), bench.unit)
+    family = len(bench.claims)
+    alpha_floor = ALPHA / max(1, family)  # a claim's worst-case Holm level
+    checks, tested = {}, {}
     for claim in bench.claims:
-        if isinstance(claim.check, Better):
-            try:
-                h = _higher(bench, claim.check.metric)
-                raw[claim.id] = check_better(claim.check, ev, h).p_value
-            except NoEvidence:
-                pass
-    adjusted = dict(zip(raw, stats.holm(list(raw.values())))) if raw else {}
+        subject = subject_of(claim)
+        check = claim.check if not as_method else substitute(claim.check, subject, as_method)
+        checks[claim.id] = check
+        tested[claim.id] = _safe_test(bench, check, ev, alpha_floor)
+    # One Holm family over every claim of the paper that has a p-value.
+    ps = {cid: t.p for cid, t in tested.items() if isinstance(t, Tested)}
+    holm = dict(zip(ps, stats.holm(list(ps.values())))) if ps else {}
     out = []
     for claim in bench.claims:
-        kind = claim.check.kind
-        try:
-            outcome, null = _run_check(bench, claim, ev, adjusted.get(claim.id))
-        except NoEvidence as exc:
-            outcome, null = Outcome(exc.verdict, detail=exc.detail), None
-        except Exception as exc:  # a broken check is reported, never hidden
-            outcome, null = Outcome("error", detail=f"{type(exc).__name__}: {exc}"), None
-        verdict = outcome.verdict
-        if null is None:
-            control = "not run" if verdict in ("not_run", "error") else "no null (vacuous)"
-            control_verdict = "—"
-            if verdict not in ("not_run", "error"):
-                verdict = "vacuous"
-        elif null.verdict == "reproduced":
-            control, control_verdict, verdict = "passes (vacuous)", null.verdict, "vacuous"
+        t = tested[claim.id]
+        subject = as_method or subject_of(claim)
+        p_holm = holm.get(claim.id)
+        alpha = None
+        if isinstance(t, Tested):
+            # The level at which Holm tests this claim: reject iff p < alpha * p / p_holm.
+            alpha = ALPHA * t.p / p_holm if p_holm and p_holm > 0 else ALPHA / max(1, len(ps))
+            alpha = min(alpha, ALPHA)
+            outcome = t.decide(alpha)
         else:
-            control, control_verdict = "fails (ok)", null.verdict
+            outcome = t
+        foils = []
+        for foil in claim.foils:
+            if foil == subject:
+                continue
+            ft = _safe_test(bench, substitute(checks[claim.id], subject, foil), ev, alpha_floor)
+            fo = ft.decide(ALPHA) if isinstance(ft, Tested) else ft
+            foils.append(FoilResult(foil, fo.verdict, fo.ours or "—",
+                                    ft.p if isinstance(ft, Tested) else None))
+        verdict = outcome.verdict
+        if is_loose(claim.check) and verdict not in ("not_run", "error"):
+            verdict = "vacuous"
+        elif verdict == "reproduced" and any(f.verdict == "reproduced" for f in foils):
+            verdict = "not_discriminating"
         detail = outcome.detail
-        if outcome.seeds_needed and verdict == "inconclusive":
-            detail += f"; about {outcome.seeds_needed} seeds/pairs would decide it"
+        if verdict == "inconclusive" and outcome.seeds_needed is not None:
+            if outcome.seeds_needed == stats.CANNOT:
+                detail += "; cannot be decided with this design (more seeds would not do)"
+            else:
+                detail += (f"; about {outcome.seeds_needed} units would decide it at its "
+                           f"worst-case Holm level {alpha_floor:.2g}")
+        if foils and all(f.verdict in ("not_run", "error") for f in foils):
+            detail += "; no foil could be evaluated: discrimination not shown"
         out.append(ClaimResult(
-            bench.slug, claim.id, claim.where, claim.text, kind, claim.paper_value, verdict,
-            _ours(outcome, kind), outcome.estimate, outcome.ci, outcome.p_value,
-            adjusted.get(claim.id), outcome.n, outcome.threshold, control, control_verdict,
-            detail, outcome.seeds_needed, claim.note))
+            bench.slug, claim.id, claim.where, claim.text, claim.check.kind, claim.source,
+            claim.paper_value, verdict, outcome.ours or "—", outcome.estimate, outcome.ci,
+            outcome.p_value, p_holm, alpha, outcome.n, outcome.threshold, subject, foils,
+            detail, outcome.seeds_needed, claim.note, claim.foil_note))
     return out
+
+
+def count_verdicts(results: Iterable[ClaimResult]) -> dict[str, int]:
+    """Verdict counts with paper claims and derived checks apart: 'paper:reproduced', ..."""
+    counts: dict[str, int] = {}
+    for r in results:
+        for key in (r.verdict, f"{r.source or 'unmarked'}:{r.verdict}"):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 # -- printing -----------------------------------------------------------------------------------------
@@ -508,10 +679,10 @@ def format_claims(results: list[list[ClaimResult]], fmt: str = "table") -> str:
     flat = [r for rs in results for r in rs]
     if fmt == "json":
         return json.dumps([r.to_dict() for r in flat], indent=2, default=str)
-    header = ["slug", "claim", "where", "paper", "ours [95% CI]", "threshold", "verdict",
-              "negative control"]
-    body = [[r.slug, r.claim, r.where, r.paper_value or "—", r.ours, r.threshold, r.verdict,
-             r.control] for r in flat]
+    header = ["slug", "claim", "source", "where", "paper", "ours [CI]", "n", "threshold",
+              "alpha", "verdict", "foils"]
+    body = [[r.slug, r.claim, r.source or "—", r.where, r.paper_value or "—", r.ours,
+             str(r.n), r.threshold, _fmt(r.alpha), r.verdict, r.control] for r in flat]
     if fmt == "md":
         from .render import md_table
 
@@ -522,27 +693,30 @@ def format_claims(results: list[list[ClaimResult]], fmt: str = "table") -> str:
     return "\n".join(lines)
 
 
-def compare(bench: Benchmark, rows: list[dict], a: str, b: str, metric: str) -> str:
-    """Per dataset and overall: paired difference of a vs b with CI and Wilcoxon p."""
+def resolve_label(rows: list[dict], name: str, slug: str) -> str:
+    """A stored method label from a label or a ``file.py:Class`` reference."""
     from .errors import UserError, suggest as _suggest
 
-    def label(name: str) -> str:
-        known = {r["method"] for r in rows}
-        if name in known:
-            return name
-        for r in rows:
-            if r["method_ref"] and r["method_ref"] == name:
-                return r["method"]
-        raise UserError(f"no stored results for method {name!r} in {bench.slug}: "
-                        f"{_suggest(name, sorted(known))} (run it first)")
+    known = {r["method"] for r in rows}
+    if name in known:
+        return name
+    for r in rows:
+        if r["method_ref"] and r["method_ref"] == name:
+            return r["method"]
+    raise UserError(f"no stored results for method {name!r} in {slug}: "
+                    f"{_suggest(name, sorted(known))} (run it first)")
 
-    la, lb = label(a), label(b)
-    ev = Evidence(rows)
+
+def compare(bench: Benchmark, rows: list[dict], a: str, b: str, metric: str) -> str:
+    """Per dataset and overall: Hodges-Lehmann shift of a vs b, its Wilcoxon-inverted 95%
+    interval and the signed-rank p-value (one procedure: the interval and p agree)."""
+    la, lb = resolve_label(rows, a, bench.slug), resolve_label(rows, b, bench.slug)
+    ev = Evidence(rows, bench.unit)
     higher = _higher(bench, metric)
     datasets = sorted({r["dataset"] for r in rows})
     lines = [f"{bench.slug}: {la} vs {lb} on {metric} "
-             f"({'higher' if higher else 'lower'} is better), paired on (dataset, seed)",
-             f"{'dataset':<32} {'n':>3} {'mean A':>11} {'mean B':>11} {'A-B [95% CI]':>32} "
+             f"({'higher' if higher else 'lower'} is better), paired on the unit of replication",
+             f"{'dataset':<32} {'n':>3} {'mean A':>11} {'mean B':>11} {'A-B (HL) [95% CI]':>32} "
              f"{'Wilcoxon p':>10}  better"]
     for ds in datasets + [None]:
         where = {"dataset": ds} if ds else {}
@@ -554,8 +728,8 @@ def compare(bench: Benchmark, rows: list[dict], a: str, b: str, metric: str) -> 
         pr = stats.paired(xa, xb)
         better = "—"
         if pr.p_value < 0.05:
-            better = la if (pr.mean_diff > 0) == higher else lb
+            better = la if (pr.estimate > 0) == higher else lb
         lines.append(f"{(ds or 'ALL'):<32} {pr.n:>3} {xa.mean():>11.4g} {xb.mean():>11.4g} "
-                     f"{pr.mean_diff:>11.4g} [{pr.ci_lo:.3g}, {pr.ci_hi:.3g}]".ljust(96)
+                     f"{pr.estimate:>11.4g} [{pr.ci_lo:.3g}, {pr.ci_hi:.3g}]".ljust(96)
                      + f" {pr.p_value:>10.3g}  {better}")
     return "\n".join(lines)

@@ -84,7 +84,9 @@ def cmd_run(args) -> int:
         from .progress import Progress
 
         n_run = sum(p.run for p in planned)
-        with Progress(n_run, f"{', '.join(slugs)} [{args.grid}]") as bar:
+        title = (f"{', '.join(slugs)} [{args.grid}]" if len(slugs) <= 3
+                 else f"{len(slugs)} benchmarks [{args.grid}]")
+        with Progress(n_run, title, [p.cell.slug for p in planned if p.run]) as bar:
             summary = execute_plan(store, benches, planned, jobs=args.jobs, timeout=args.timeout,
                                    max_memory_mb=args.max_memory, command=" ".join(sys.argv),
                                    executor=args.executor, scheduler=args.scheduler,
@@ -123,10 +125,18 @@ def cmd_claims(args) -> int:
     from .claims import evaluate_benchmark, format_claims
     from .store import Store, default_store_path
 
+    from .claims import resolve_label
+
     slugs = args.slugs or None
     benches = [_bench(s) for s in slugs] if slugs else list(_registry().values())
+    if args.as_method and len(benches) != 1:
+        raise UserError("claimbench claims --as NAME: give exactly one benchmark slug")
     with Store(args.store or default_store_path(), readonly=True) as store:
-        results = [evaluate_benchmark(b, store.rows(b.slug)) for b in benches]
+        results = []
+        for b in benches:
+            rows = store.rows(b.slug)
+            label = resolve_label(rows, args.as_method, b.slug) if args.as_method else None
+            results.append(evaluate_benchmark(b, rows, as_method=label))
     print(format_claims(results, args.format))
     return 0
 
@@ -170,65 +180,85 @@ def cmd_report(args) -> int:
 
 
 # -- parser -----------------------------------------------------------------------------------
+STORE_HELP = "results store (default results/claimbench.sqlite, or $CLAIMBENCH_STORE)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="claimbench", description="Reproduce papers' claims with paired statistics.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("list", help="list the benchmarks")
-    s.add_argument("--area")
+    s.add_argument("--area", help="only this area (e.g. games); see the README for the areas")
     s.set_defaults(fn=cmd_list)
 
     s = sub.add_parser("show", help="the paper, grids, metrics and claims of one benchmark")
-    s.add_argument("slug")
+    s.add_argument("slug", help="benchmark slug (claimbench list shows them)")
     s.set_defaults(fn=cmd_show)
 
     s = sub.add_parser("run", help="run grids; finished cells are cached in the store")
-    s.add_argument("slugs", nargs="*")
-    s.add_argument("--all", action="store_true")
-    s.add_argument("--grid", default="quick", choices=("smoke", "quick", "full"))
-    s.add_argument("--method", action="append", help="NAME or path/to/file.py:ClassName")
-    s.add_argument("--dataset", action="append")
-    s.add_argument("--seeds", type=_positive(int))
-    s.add_argument("--jobs", "-j", type=_positive(int), default=1)
-    s.add_argument("--timeout", type=_positive(float), help="seconds per cell")
-    s.add_argument("--max-memory", type=_positive(float), help="MiB per worker")
-    s.add_argument("--force", action="store_true")
-    s.add_argument("--explain", action="store_true")
-    s.add_argument("--executor", default="local", choices=("local", "inline", "dask"))
-    s.add_argument("--scheduler", help="tcp://HOST:PORT of a Dask scheduler")
-    s.add_argument("--store")
+    s.add_argument("slugs", nargs="*", help="benchmark slugs to run")
+    s.add_argument("--all", action="store_true", help="run every registered benchmark")
+    s.add_argument("--grid", default="quick", choices=("smoke", "quick", "full"),
+                   help="smoke (tests, seconds), quick (default, the committed reports) or "
+                        "full (the paper's scale)")
+    s.add_argument("--method", action="append",
+                   help="only this method: a grid label or path/to/file.py:ClassName "
+                        "(repeatable)")
+    s.add_argument("--dataset", action="append",
+                   help="only this dataset (its name or grid label; repeatable)")
+    s.add_argument("--seeds", type=_positive(int), help="override the grid's number of seeds")
+    s.add_argument("--jobs", "-j", type=_positive(int), default=1,
+                   help="worker processes (default 1)")
+    s.add_argument("--timeout", type=_positive(float),
+                   help="seconds per cell; an overrunning cell is killed and stored as timeout")
+    s.add_argument("--max-memory", type=_positive(float),
+                   help="MiB per worker; a cell over it is stored as oom")
+    s.add_argument("--force", action="store_true", help="re-run cells already in the store")
+    s.add_argument("--explain", action="store_true",
+                   help="print why each cell runs or is skipped (cached)")
+    s.add_argument("--executor", default="local", choices=("local", "inline", "dask"),
+                   help="local worker processes (default), inline (this process; debugging) "
+                        "or dask")
+    s.add_argument("--scheduler", help="tcp://HOST:PORT of a Dask scheduler (with --executor "
+                                       "dask; default: a local cluster)")
+    s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_run)
 
     s = sub.add_parser("export", help="write the store's rows to CSV or Parquet")
-    s.add_argument("slug", nargs="?")
-    s.add_argument("--format", default="csv", choices=("csv", "parquet"))
-    s.add_argument("--output", "-o")
-    s.add_argument("--store")
+    s.add_argument("slug", nargs="?", help="only this benchmark (default: all)")
+    s.add_argument("--format", default="csv", choices=("csv", "parquet"), help="file format")
+    s.add_argument("--output", "-o", help="output file (default results/claimbench.FORMAT)")
+    s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_export)
 
     s = sub.add_parser("import", help="merge results exported by a colleague (validated first)")
-    s.add_argument("file")
-    s.add_argument("--store")
+    s.add_argument("file", help="a CSV or Parquet file written by claimbench export")
+    s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_import)
 
-    s = sub.add_parser("claims", help="check every claim against the store")
-    s.add_argument("slugs", nargs="*")
-    s.add_argument("--format", default="table", choices=("table", "json", "md"))
-    s.add_argument("--store")
+    s = sub.add_parser("claims", help="check every claim (and its foils) against the store")
+    s.add_argument("slugs", nargs="*", help="benchmark slugs (default: all)")
+    s.add_argument("--as", dest="as_method", metavar="NAME",
+                   help="put NAME (a method of the benchmark, or a file.py:Class that has run) "
+                        "in the paper method's place in every claim; one slug only")
+    s.add_argument("--format", default="table", choices=("table", "json", "md"),
+                   help="table (default), json (one object per claim, with its source, foils "
+                        "and each foil's verdict) or md")
+    s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_claims)
 
     s = sub.add_parser("compare", help="paired comparison of two methods")
-    s.add_argument("slug")
-    s.add_argument("--method", required=True)
-    s.add_argument("--against", required=True)
-    s.add_argument("--metric")
-    s.add_argument("--store")
+    s.add_argument("slug", help="benchmark slug")
+    s.add_argument("--method", required=True, help="method A: a label or file.py:ClassName")
+    s.add_argument("--against", required=True, help="method B: a label or file.py:ClassName")
+    s.add_argument("--metric", help="metric to compare (default: the primary metric)")
+    s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_compare)
 
     s = sub.add_parser("report", help="rebuild reports/ from the store")
-    s.add_argument("slugs", nargs="*")
-    s.add_argument("--out", default="reports")
-    s.add_argument("--store")
+    s.add_argument("slugs", nargs="*", help="benchmark slugs (default: all with results)")
+    s.add_argument("--out", default="reports", help="output folder (default reports)")
+    s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_report)
     return p
 

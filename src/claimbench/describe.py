@@ -24,9 +24,17 @@ def describe(b: Benchmark) -> str:
         lines.append(f"  grid {name}: {len(g.datasets)} dataset configs x {len(methods)} methods "
                      f"x {g.seeds} seeds = {len(g.datasets) * len(methods) * g.seeds} cells")
         lines.append("    datasets: " + "; ".join(c.label for c in g.datasets))
+    if b.unit:
+        lines.append(f"  unit of replication: {', '.join(b.unit)} and seed")
     lines.append("  claims:")
     for c in b.claims:
-        lines.append(f"    [{c.id}] {c.where}: {c.text}")
+        lines.append(f"    [{c.id}] ({c.source or 'unmarked'}) {c.where}: {c.text}")
         lines.append(f"        check: {c.check.kind} on {', '.join(methods_named(c.check))}"
                      + (f"; paper: {c.paper_value}" if c.paper_value else ""))
+        lines.append(f"        foils: {', '.join(c.foils) or 'none'}"
+                     + (f" — {c.foil_note}" if c.foil_note else ""))
+    if b.amendments:
+        lines.append("  amendments:")
+        for a in b.amendments:
+            lines.append(f"    {a.date} ({', '.join(a.claims)}): {a.what}")
     return "\n".join(lines)

@@ -49,9 +49,10 @@ def plot_means(bench: Benchmark, summ: dict, folder: Path) -> Path | None:
             s = e[metric]
             xs.append(i + (j - (len(methods) - 1) / 2) * width)
             ys.append(s.mean)
-            lo.append(s.mean - s.ci_lo)
-            hi.append(s.ci_hi - s.mean)
-            all_vals += [s.mean, s.ci_lo]
+            # One seed has an unbounded t-interval: draw the point without a bar.
+            lo.append(s.mean - s.ci_lo if math.isfinite(s.ci_lo) else 0.0)
+            hi.append(s.ci_hi - s.mean if math.isfinite(s.ci_hi) else 0.0)
+            all_vals += [s.mean] + ([s.ci_lo] if math.isfinite(s.ci_lo) else [])
         if xs:
             ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=3, label=m, ms=4)
     if _spans_decades(all_vals):

@@ -6,8 +6,12 @@ import time
 
 
 class Progress:
-    def __init__(self, total: int, title: str) -> None:
+    def __init__(self, total: int, title: str, slugs: list[str] | None = None) -> None:
         self.total, self.title = total, title
+        # Cells left per benchmark, so a plain line can say which are done and which runs.
+        self._left: dict[str, int] = {}
+        for s in slugs or ():
+            self._left[s] = self._left.get(s, 0) + 1
         self.done = self.failed = 0
         self._bar = None
         self._last_line = 0.0
@@ -28,6 +32,9 @@ class Progress:
 
     def update(self, planned, res: dict) -> None:
         self.done += 1
+        slug = getattr(getattr(planned, "cell", None), "slug", None)
+        if slug in self._left:
+            self._left[slug] -= 1
         if res["status"] not in ("ok", "not_applicable"):
             self.failed += 1
         if self._bar is not None:
@@ -38,7 +45,13 @@ class Progress:
             self._last_line = now
             rate = (now - self._t0) / self.done
             eta = rate * (self.total - self.done)
-            print(f"[{self.title}] {self.done}/{self.total} cells, {self.failed} failures, "
+            where = ""
+            if self._left:
+                finished = sum(1 for n in self._left.values() if n == 0)
+                where = f", {finished}/{len(self._left)} benchmarks done"
+                if slug and self._left.get(slug, 0) > 0:
+                    where += f", now {slug}"
+            print(f"[{self.title}] {self.done}/{self.total} cells{where}, {self.failed} failures, "
                   f"ETA {eta:.0f} s", file=sys.stderr, flush=True)
 
     def __exit__(self, *exc) -> None:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from . import stats
 from .api import Benchmark
-from .claims import VERDICTS, ClaimResult, evaluate_benchmark
+from .lock import write_lock
+from .claims import VERDICTS, ClaimResult, count_verdicts, evaluate_benchmark
 from .papers import AREAS, PAPERS
 from .render import md_escape, md_table, tex_escape
 
@@ -117,7 +118,36 @@ def leaderboard_md(bench: Benchmark, summ: dict, stamp: str) -> str:
     return "\n".join(lines)
 
 
+HOW_TO_READ = (
+    "Each claim is `paper` (the paper states it; its location and number or quoted statement "
+    "are given) or `derived` (our derivation or sanity check). Its check runs on the paper "
+    "method's results and again with each of its **foils** (baselines or mutants that the "
+    "claim's wording says must fail it) in the method's place: if a foil passes, the claim is "
+    "`not_discriminating`. The interval shown is the one the verdict is decided on, at the "
+    "claim's Holm-effective level alpha (one Holm family over all the paper's claims; two "
+    "one-sided bounds at 1 - alpha each): Hodges-Lehmann shift with its Wilcoxon-inverted "
+    "interval for `better`, Student-t intervals for means, ratios, slopes and equivalence, "
+    "sign-test intervals for medians; `max`/`min` claims count the runs that violate them. "
+    "Rows are aggregated to the unit of replication before any test.")
+
+
+def verdict_summary(counts: dict[str, int]) -> str:
+    def of(src: str) -> str:
+        total = sum(n for k, n in counts.items() if k.startswith(f"{src}:"))
+        return f"{counts.get(f'{src}:reproduced', 0)} of {total}"
+
+    rest = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v) and v != "reproduced")
+    return (f"paper claims reproduced: {of('paper')}; derived checks passed: {of('derived')}"
+            + (f"; {rest}" if rest else ""))
+
+
+def _foils_md(r: ClaimResult) -> str:
+    return r.control
+
+
 def paper_vs_ours_md(bench: Benchmark, results: list[ClaimResult], stamp: str) -> str:
+    from .claims import count_verdicts
+
     p = bench.paper
     lines = [f"# {md_escape(bench.slug)} — the paper's claims against our runs", "",
              f"**{md_escape(p.title)}**" + (f" ({md_escape(p.authors)})" if p.authors else "")
@@ -126,25 +156,44 @@ def paper_vs_ours_md(bench: Benchmark, results: list[ClaimResult], stamp: str) -
              + (f" · claims read from {md_escape(p.version)}" if p.version else ""), "",
              f"Fidelity: **{bench.fidelity}**"
              + (f" — {md_escape(bench.fidelity_note)}" if bench.fidelity_note else ""), "",
-             "Each claim's check also runs on null evidence (negative control); "
-             "it must fail there, or the claim is reported `vacuous`.", "", md_escape(stamp), ""]
-    counts = defaultdict(int)
-    for r in results:
-        counts[r.verdict] += 1
-    lines.append("Verdicts: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v]))
+             md_escape(HOW_TO_READ), "",
+             "Unit of replication: "
+             + (md_escape(", ".join(bench.unit)) + " and seed (rows averaged within a unit)"
+                if bench.unit else "one cell (dataset config, seed)") + ".", "",
+             md_escape(stamp), ""]
+    lines.append(md_escape(verdict_summary(count_verdicts(results))))
     lines.append("")
-    header = ["claim", "where", "paper says", "paper's number", "ours [95% CI]", "check",
-              "verdict", "negative control"]
-    body = [[r.claim, r.where, r.text, r.paper_value or "—", r.ours,
-             f"{r.kind}: {r.threshold}", r.verdict, f"{r.control}: {r.control_verdict}"]
+    header = ["claim", "source", "where", "paper says", "paper's number", "ours [CI]", "n",
+              "check", "alpha", "verdict", "foils"]
+    body = [[r.claim, r.source or "—", r.where, r.text, r.paper_value or "—", r.ours,
+             str(r.n) if r.n else "—", f"{r.kind}: {r.threshold}", _fmt(r.alpha), r.verdict,
+             _foils_md(r)]
             for r in results]
     lines += [md_table(header, body), "", "## Details", ""]
     for r in results:
         extra = f" p = {r.p_value:.3g}" if r.p_value is not None else ""
         extra += f", Holm-adjusted {r.p_holm:.3g}" if r.p_holm is not None else ""
+        foils = "; ".join(f"{f.foil}: {f.verdict}, {f.ours}" for f in r.foils)
         lines.append(f"- **{md_escape(r.claim)}** ({md_escape(r.verdict)}): {md_escape(r.detail)}."
-                     f"{md_escape(extra)}" + (f" Note: {md_escape(r.note)}" if r.note else ""))
+                     f"{md_escape(extra)}" + ("." if extra else "")
+                     + (f" Foils: {md_escape(foils)}." if foils else "")
+                     + (f" Why these foils: {md_escape(r.foil_note)}" if r.foil_note else "")
+                     + (f" Note: {md_escape(r.note)}" if r.note else ""))
+    lines += amendments_md(bench)
     return "\n".join(lines) + "\n"
+
+
+def amendments_md(bench: Benchmark) -> list[str]:
+    if not bench.amendments:
+        return []
+    out = ["", "## Amendments", "",
+           "Changes to claims after their report was committed (claims are locked: "
+           f"`reports/{bench.slug}/claims.lock.json`).", ""]
+    for a in bench.amendments:
+        out.append(f"- **{md_escape(a.date)}** ({md_escape(', '.join(a.claims))}): "
+                   f"{md_escape(a.what)}. Why: {md_escape(a.why)}. Results seen before the "
+                   f"change: {'yes' if a.results_seen else 'no'}.")
+    return out
 
 
 def table_tex(bench: Benchmark, summ: dict) -> str:
@@ -194,7 +243,7 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tup
 
     rows = store.rows(bench.slug)
     folder = out / bench.slug
-    folder.mkdir(parents=True, exist_ok=True)
+    lock = write_lock(bench, folder)  # refuses, before anything is written, unamended changes
     for old in folder.glob("*.png"):
         old.unlink()
     prov = _provenance(store, bench.slug)
@@ -207,7 +256,7 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tup
         "table.tex": table_tex(bench, summ),
         "results.csv": results_csv(bench, summ),
     }
-    written = []
+    written = [lock]
     for name, text in files.items():
         (folder / name).write_text(text)
         written.append(folder / name)
@@ -216,33 +265,61 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tup
     return written, (bench, results, summ, [p.name for p in plots], prov, stamp)
 
 
+SUMMARY_COLS = ("not_discriminating", "inconclusive", "not_reproduced")
+
+
 def index_md(verdicts: dict[str, dict[str, int]], benches: dict[str, Benchmark]) -> str:
     lines = ["# claimbench reports", "",
              "One row per paper of the suite. Verdict counts come from the committed quick-grid "
-             "runs; `make report` regenerates everything here from the results store.", ""]
-    header = ["area", "paper", "slug", "fidelity"] + list(VERDICTS) + ["report"]
+             "runs; `make report` regenerates everything here from the results store. Paper "
+             "claims (stated by the paper) and derived checks (ours) are counted apart; a claim "
+             "that one of its foils also passes is `not_discriminating`, never reproduced.", ""]
+    header = (["area", "paper", "slug", "fidelity", "paper claims reproduced",
+               "derived checks passed"] + list(SUMMARY_COLS) + ["other", "report"])
     body = []
+    totals: dict[str, int] = defaultdict(int)
     for p in sorted(PAPERS, key=lambda p: (list(AREAS).index(p.area), p.slug)):
         b = benches.get(p.slug)
         if b is None:
-            body.append([p.area, p.title, p.slug, "not implemented"] + [""] * len(VERDICTS) + ["—"])
+            body.append([p.area, p.title, p.slug, "not implemented"]
+                        + [""] * (len(header) - 5) + ["—"])
             continue
         v = verdicts.get(p.slug, {})
-        body.append([p.area, p.title, p.slug, b.fidelity] + [str(v.get(k, 0)) for k in VERDICTS]
+        for k, n in v.items():
+            totals[k] += n
+
+        def frac(src: str) -> str:
+            total = sum(n for k, n in v.items() if k.startswith(f"{src}:"))
+            return f"{v.get(f'{src}:reproduced', 0)} / {total}"
+
+        other = sum(v.get(k, 0) for k in VERDICTS if k not in SUMMARY_COLS + ("reproduced",))
+        body.append([p.area, p.title, p.slug, b.fidelity, frac("paper"), frac("derived")]
+                    + [str(v.get(k, 0)) for k in SUMMARY_COLS] + [str(other)]
                     + [f"[{p.slug}/]({p.slug}/paper_vs_ours.md)"])
     esc = [[md_escape(c) for c in row[:-1]] + [row[-1]] for row in body]
     lines.append(md_table(header, esc, escape=False))
     implemented = sum(1 for p in PAPERS if p.slug in benches)
-    lines += ["", f"{implemented} of {len(PAPERS)} papers implemented.", ""]
+    lines += ["", f"{implemented} of {len(PAPERS)} papers implemented. Over all of them: "
+              + verdict_summary(dict(totals)) + ".", ""]
     return "\n".join(lines)
 
 
 def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool = True,
                   all_benches: dict[str, Benchmark] | None = None) -> list[Path]:
 
+    from .errors import UserError
+    from .lock import read_lock, unamended
+
+    stored = set(store.benchmarks())
+    refused = {b.slug: unamended(b, read_lock(out / b.slug)) for b in benches if b.slug in stored}
+    refused = {k: v for k, v in refused.items() if v}
+    if refused:  # before anything is written
+        raise UserError("claims changed since their report was committed, with no amendment "
+                        "naming them: " + "; ".join(f"{k}: {', '.join(v)}"
+                                                    for k, v in refused.items())
+                        + " (add an Amendment to each benchmark's amendments)")
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    stored = set(store.benchmarks())
     verdicts: dict[str, dict[str, int]] = {}
     pages: dict[str, tuple] = {}
     for b in benches:
@@ -251,9 +328,7 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
         files, page = write_benchmark(b, store, out)
         results = page[1]
         written += files
-        verdicts[b.slug] = defaultdict(int)
-        for r in results:
-            verdicts[b.slug][r.verdict] += 1
+        verdicts[b.slug] = count_verdicts(results)
         pages[b.slug] = page
     # The index counts verdicts of every registered benchmark with results, not only these.
     if all_benches is None:
@@ -262,9 +337,7 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
         all_benches = registry.benchmarks()
     for slug, b in all_benches.items():
         if slug not in verdicts and slug in stored:
-            verdicts[slug] = defaultdict(int)
-            for r in evaluate_benchmark(b, store.rows(slug)):
-                verdicts[slug][r.verdict] += 1
+            verdicts[slug] = count_verdicts(evaluate_benchmark(b, store.rows(slug)))
     (out / "README.md").write_text(index_md(verdicts, all_benches))
     written.append(out / "README.md")
     # The site gets a page for every benchmark with results, rebuilt from the store.

@@ -30,6 +30,13 @@ def _badges(counts: dict[str, int]) -> str:
                    for v in VERDICTS if counts.get(v))
 
 
+def _of(counts: dict[str, int], source: str) -> str:
+    total = sum(n for k, n in counts.items() if k.startswith(f"{source}:"))
+    if not total:
+        return "<span class=muted>—</span>"
+    return f"{counts.get(f'{source}:reproduced', 0)} / {total}"
+
+
 def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]], stamp: str) -> str:
     rows = []
     for p in sorted(PAPERS, key=lambda p: (list(AREAS).index(p.area), p.slug)):
@@ -44,7 +51,10 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
         rows.append(
             f"<tr data-area=\"{esc(p.area)}\" data-fidelity=\"{esc(fid)}\" data-verdict=\"{esc(vattr)}\">"
             f"<td>{esc(p.area)}</td><td>{esc(p.slug)}</td><td>{title}</td><td>{arxiv}</td>"
-            f"<td>{esc(fid.replace('_', ' '))}</td><td data-sort=\"{counts.get('reproduced', 0)}\">"
+            f"<td>{esc(fid.replace('_', ' '))}</td>"
+            f"<td data-sort=\"{counts.get('paper:reproduced', 0)}\">{_of(counts, 'paper')}</td>"
+            f"<td data-sort=\"{counts.get('derived:reproduced', 0)}\">{_of(counts, 'derived')}</td>"
+            f"<td data-sort=\"{counts.get('reproduced', 0)}\">"
             f"{_badges(counts) or '<span class=muted>—</span>'}</td></tr>")
     areas = "".join(f"<option value=\"{esc(a)}\">{esc(a)} — {esc(d)}</option>" for a, d in AREAS.items())
     fids = "".join(f"<option value=\"{f}\">{f.replace('_', ' ')}</option>"
@@ -53,7 +63,8 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
     body = (
         "<header><h1>claimbench leaderboard</h1>"
         f"<p class=\"muted\">Every claim of {len(PAPERS)} ICML 2026 papers, checked with paired "
-        "statistics over seeds, each with a negative control. "
+        "statistics over seeds; each claim names foils (wrong methods that must fail it), and a "
+        "claim a foil also passes is not discriminating. "
         f"{sum(1 for p in PAPERS if p.slug in verdicts)} papers have results. {esc(stamp)}</p></header>"
         "<main><form class=\"controls\" role=\"search\" onsubmit=\"return false\">"
         "<label for=\"search\">Search<input id=\"search\" type=\"search\" placeholder=\"slug, title, area\"></label>"
@@ -64,24 +75,44 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
         "<div class=\"table-wrap\"><table id=\"papers\" class=\"sortable\"><caption class=\"muted\">"
         "Papers of the suite; click a column header to sort.</caption><thead><tr>"
         "<th scope=\"col\">Area</th><th scope=\"col\">Slug</th><th scope=\"col\">Paper</th>"
-        "<th scope=\"col\">arXiv</th><th scope=\"col\">Fidelity</th><th scope=\"col\">Claims</th>"
+        "<th scope=\"col\">arXiv</th><th scope=\"col\">Fidelity</th>"
+        "<th scope=\"col\">Paper claims reproduced</th><th scope=\"col\">Derived checks passed</th>"
+        "<th scope=\"col\">All verdicts</th>"
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></main>")
     return _page("claimbench leaderboard", body)
 
 
 def _claims_table(results: list[ClaimResult]) -> str:
+    def foils(r: ClaimResult) -> str:
+        if not r.foils:
+            return "<span class=muted>none</span>"
+        return "<br>".join(f"{esc(f.foil)}: <span class=\"badge v-{esc(f.verdict)}\">"
+                           f"{esc(f.verdict.replace('_', ' '))}</span>" for f in r.foils)
+
     rows = "".join(
-        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.where)}</td><td>{esc(r.text)}</td>"
-        f"<td>{esc(r.paper_value or '—')}</td><td>{esc(r.ours)}</td>"
-        f"<td>{esc(r.kind)}: {esc(r.threshold)}</td>"
+        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.source or '—')}</td><td>{esc(r.where)}</td>"
+        f"<td>{esc(r.text)}</td><td>{esc(r.paper_value or '—')}</td><td>{esc(r.ours)}</td>"
+        f"<td>{r.n or ''}</td><td>{esc(r.kind)}: {esc(r.threshold)}</td>"
+        f"<td>{'' if r.alpha is None else f'{r.alpha:.2g}'}</td>"
         f"<td data-sort=\"{esc(r.verdict)}\"><span class=\"badge v-{esc(r.verdict)}\">"
         f"{esc(r.verdict.replace('_', ' '))}</span></td>"
-        f"<td>{esc(r.control)}</td></tr>" for r in results)
+        f"<td>{foils(r)}</td></tr>" for r in results)
     return ("<div class=\"table-wrap\"><table class=\"sortable claims\"><thead><tr>"
-            "<th scope=\"col\">Claim</th><th scope=\"col\">Where</th><th scope=\"col\">The paper says</th>"
-            "<th scope=\"col\">Paper's number</th><th scope=\"col\">Ours [95% CI]</th>"
-            "<th scope=\"col\">Check</th><th scope=\"col\">Verdict</th>"
-            f"<th scope=\"col\">Negative control</th></tr></thead><tbody>{rows}</tbody></table></div>")
+            "<th scope=\"col\">Claim</th><th scope=\"col\">Source</th><th scope=\"col\">Where</th>"
+            "<th scope=\"col\">The paper says</th><th scope=\"col\">Paper's number</th>"
+            "<th scope=\"col\">Ours [CI at alpha]</th><th scope=\"col\">n</th>"
+            "<th scope=\"col\">Check</th>"
+            "<th scope=\"col\">alpha (Holm)</th><th scope=\"col\">Verdict</th>"
+            f"<th scope=\"col\">Foils</th></tr></thead><tbody>{rows}</tbody></table></div>")
+
+
+def _amendments(bench: Benchmark) -> str:
+    if not bench.amendments:
+        return ""
+    items = "".join(f"<li><strong>{esc(a.date)}</strong> ({esc(', '.join(a.claims))}): "
+                    f"{esc(a.what)}. Why: {esc(a.why)}. Results seen before the change: "
+                    f"{'yes' if a.results_seen else 'no'}.</li>" for a in bench.amendments)
+    return f"<h2>Amendments</h2><ul>{items}</ul>"
 
 
 def _leaderboards(bench: Benchmark, summ: dict) -> str:
@@ -129,7 +160,7 @@ def paper_html(bench: Benchmark, results: list[ClaimResult], summ: dict, plots: 
         f"{esc(p.venue)}{arxiv} · slug <code>{esc(bench.slug)}</code> · area {esc(bench.area)} · "
         f"fidelity <strong>{esc(bench.fidelity)}</strong></p>"
         + (f"<p class=\"muted\">{esc(bench.fidelity_note)}</p>" if bench.fidelity_note else "")
-        + "</header><main><h2>Claims</h2>" + _claims_table(results)
+        + "</header><main><h2>Claims</h2>" + _claims_table(results) + _amendments(bench)
         + "<h2>Leaderboards</h2>" + _leaderboards(bench, summ)
         + (f"<h2>Plots</h2><div class=\"plots\">{imgs}</div>" if imgs else "")
         + f"<h2>Provenance</h2><ul>{prov}</ul><p>{esc(stamp)}</p>"
