@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric
+from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric
 from claimbench.baselines.joint_training import JointTraining
 from claimbench.checks import Slope, Value
 from claimbench.datasets.xor_clusters import XORClusterTasks
@@ -19,6 +19,9 @@ from claimbench.methods.continual_quadratic import (ContinualQuadraticGD, error,
                                                     loss, ratio)
 
 METHOD = "continual_quadratic_gd"
+# Foil: the same GD runs with a known-wrong bound, eq. (6b) without the sum over each later
+# task's T steps (methods/continual_quadratic.py, "Mutants for foils").
+WRONG_BOUND = "continual_quadratic_gd[mutant=no_step_sum]"
 
 
 # -- metrics on the held-out test sets (truth) ---------------------------------------------------
@@ -28,7 +31,7 @@ def _test_report(inst, out) -> dict | None:
     if "_test_report" not in out:
         test = inst.truth["test"]
         rep = forgetting_report(out["snapshots"], out["a"], test, inst.data["train"],
-                                out["losses"], out["wopt"], out["eta"])
+                                out["losses"], out["wopt"], out["eta"], out.get("mutant", ""))
         snaps, a = out["snapshots"], out["a"]
         rep["err_F"] = np.array([error(snaps[-1], a, *test[k]) - error(snaps[k], a, *test[k])
                                  for k in range(len(snaps) - 1)])
@@ -112,51 +115,88 @@ _DIR_NOTE = ("Direction source: our bound (eq. 6 in methods/continual_quadratic.
              "95% t-interval excludes 0 on the stated side counts (the paper gives no rate). "
              "Sweep around n = 200, m = 32, K = 3, T = 400, 5 seeds per value.")
 
+# The abstract's words (v2); the theorems themselves were not read.
+_RATE_QUOTE = ("'explicit bounds on the rate of train-time forgetting as functions of the number "
+               "of iterations, sample size, number of tasks, and hidden-layer width' "
+               "(abstract, v2)")
+
+_JOINT_NOTE = ("Joint training forgets nothing by construction, so its forgetting cannot depend on "
+               "m, T, K or n; its forgetting metrics are undefined, so this foil can only fail.")
+
 CLAIMS = (
     Claim(id="c1_train_bound", where="abstract; Sec. 2 (Main results), train-time forgetting",
           text="explicit bounds on the rate of train-time forgetting",
-          paper_value="bound >= measured forgetting (closed form not read)",
+          paper_value=_RATE_QUOTE,
           check=Value(method=METHOD, metric="ratio_train", hi=1.0, stat="max"),
           note="Bound = our GD-dynamics bound B_k (eq. 6), evaluated from the run's loss and "
                "||W||_op traces; the check is that F_k <= B_k for every task k < K in every "
                "cell (largest ratio <= 1). It tests our derivation and code, not the paper's "
-               "constants; ratio_geom_test shows how loose the dynamics step is."),
+               "constants (the paper's closed form was not read); ratio_geom_test shows how "
+               "loose the dynamics step is.",
+          source="derived",
+          foils=(WRONG_BOUND,),
+          foil_note="The same runs with the bound T times too small (the sum over steps "
+                    "dropped): a check of 'bound >= forgetting' must reject a wrong bound."),
     Claim(id="c2_test_bound", where="abstract; test-time forgetting (stability) result",
           text="corresponding guarantees on test-time forgetting",
-          paper_value="bound >= measured test forgetting (closed form not read)",
+          paper_value="'corresponding guarantees on test-time forgetting' (abstract, v2)",
           check=Value(method=METHOD, metric="ratio_test", hi=1.0, stat="max"),
           note="Same bound B_k applied to fresh test points (eq. 6c holds pointwise), not the "
-               "paper's algorithmic-stability route."),
+               "paper's algorithmic-stability route (its closed form was not read).",
+          source="derived",
+          foils=(WRONG_BOUND,),
+          foil_note="As c1: the bound without the sum over steps is T times too small and must "
+                    "fail."),
     Claim(id="c3_width", where="abstract (hidden-layer width governs forgetting)",
           text="forgetting rate depends on the hidden-layer width",
-          paper_value="decreasing in m (expected; not read)",
+          paper_value=_RATE_QUOTE,
           check=Slope(method=METHOD, metric="train_forgetting", x="width", hi=0.0,
                       log_x=True, log_y=False, where=_others(_BASE, "width")),
-          note="Bound (6): dM_k carries p_t = ||W_t||_op^2/m^2 = O(1/m) with the second layer "
-               "+-1/m and a fixed step. " + _DIR_NOTE),
+          note="Direction: decreasing in m (expected from our bound; the theorem was not "
+               "read). Bound (6): dM_k carries p_t = ||W_t||_op^2/m^2 = O(1/m) with the second "
+               "layer +-1/m and a fixed step. " + _DIR_NOTE,
+          source="derived",
+          foils=("joint_training",),
+          foil_note=_JOINT_NOTE),
     Claim(id="c4_iterations", where="abstract (number of iterations governs forgetting)",
           text="forgetting rate depends on the number of iterations",
-          paper_value="increasing in T (expected; not read)",
+          paper_value=_RATE_QUOTE,
           check=Slope(method=METHOD, metric="train_forgetting", x="iters", lo=0.0,
                       log_x=True, log_y=False, where=_others(_BASE, "iters")),
-          note="Bound (6): dM_k sums over the T steps of every later task. " + _DIR_NOTE),
+          note="Direction: increasing in T (expected from our bound; the theorem was not "
+               "read). Bound (6): dM_k sums over the T steps of every later task. " + _DIR_NOTE,
+          source="derived",
+          foils=("joint_training",),
+          foil_note=_JOINT_NOTE),
     Claim(id="c5_tasks", where="abstract (number of tasks governs forgetting)",
           text="forgetting rate depends on the number of tasks",
-          paper_value="increasing in K (expected; not read)",
+          paper_value=_RATE_QUOTE,
           check=Slope(method=METHOD, metric="first_task_train_forgetting", x="K", lo=0.0,
                       log_x=False, log_y=False, where=_others(_BASE, "K")),
-          note="Forgetting of task 1, which sees the K - 1 later tasks; bound (6) sums over "
-               "them. " + _DIR_NOTE),
+          note="Direction: increasing in K (expected from our bound; the theorem was not "
+               "read). Forgetting of task 1, which sees the K - 1 later tasks; bound (6) sums "
+               "over them. " + _DIR_NOTE,
+          source="derived",
+          foils=("joint_training",),
+          foil_note=_JOINT_NOTE),
     Claim(id="c6_samples", where="abstract (sample size; stability bound on test forgetting)",
           text="test-time forgetting guarantees via algorithmic stability depend on the sample "
                "size",
-          paper_value="decreasing in n (expected; not read)",
+          paper_value=("'leverage an algorithmic stability framework to bound the "
+                       "generalization gap, leading to corresponding guarantees on test-time "
+                       "forgetting' (abstract, v2)"),
           check=Slope(method=METHOD, metric="test_forgetting", x="n", hi=0.0,
                       log_x=True, log_y=False, where=_others(_BASE, "n")),
-          note="Direction from the research note (stability generalization gaps shrink with "
-               "n); our bound (6) does not predict it (its n-dependence is flat). "
-               + _DIR_NOTE),
+          note="Direction: decreasing in n, from the research note (stability generalization "
+               "gaps shrink with n; the theorem was not read); our bound (6) does not predict it "
+               "(its n-dependence is flat). " + _DIR_NOTE,
+          source="derived",
+          foils=("joint_training",),
+          foil_note=_JOINT_NOTE),
 )
+
+_METHODS = (cfg(ContinualQuadraticGD), cfg(JointTraining),
+            cfg(ContinualQuadraticGD, label=WRONG_BOUND, mutant="no_step_sum"))
 
 _SMOKE = (cfg(XORClusterTasks, d=8, K=2, n=40, n_test=50, width=8, iters=30),
           cfg(XORClusterTasks, d=8, K=3, n=40, n_test=50, width=8, iters=30))
@@ -186,12 +226,22 @@ BENCHMARK = Benchmark(
     primary_metric="test_forgetting",
     claims=CLAIMS,
     grids={
-        "smoke": Grid(datasets=_SMOKE, seeds=1),
-        "quick": Grid(datasets=_one_at_a_time(_BASE, _AXES), seeds=5,
-                      note="one-at-a-time sweeps of m, n, K, T around n=200, m=32, K=3, T=400"),
-        "full": Grid(datasets=_one_at_a_time(_BASE, _FULL_AXES), seeds=10,
+        "smoke": Grid(datasets=_SMOKE, seeds=1, methods=_METHODS),
+        "quick": Grid(datasets=_one_at_a_time(_BASE, _AXES), seeds=5, methods=_METHODS,
+                      note="one-at-a-time sweeps of m, n, K, T around n=200, m=32, K=3, T=400; "
+                           "the wrong-bound mutant (a foil) repeats the method's GD runs"),
+        "full": Grid(datasets=_one_at_a_time(_BASE, _FULL_AXES), seeds=10, methods=_METHODS,
                      note="wider sweeps around the quick base, with the paper's n = 2500 "
                           "and 5000 per task"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-03", claims=tuple(c.id for c in CLAIMS),
+                  what="source and foils declared; mutant continual_quadratic_gd[mutant="
+                       "no_step_sum] (the same GD runs with the bound's sum over steps dropped) "
+                       "added to every grid, so the grids now list their methods; paper_value "
+                       "text that was ours (directions, 'closed form not read') moved to note",
+                  why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+    ),
 )

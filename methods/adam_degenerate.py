@@ -47,6 +47,11 @@ Deviations:
      trustworthy normal float); with eps > 0 the trusted window ends when
      sqrt(v^_t) < 10 eps (the step is then eps-dominated, GD-like). Both are recorded
      (``t_valid``, ``t_eps_floor``).
+
+Mutants for foils (not the paper's method; the default mutant="" is Adam above, unchanged):
+  "max_v": the denominator uses the running maximum of v^_t (AMSGrad's max, Reddi et al. 2018)
+  instead of v^_t. v^ can then no longer decay below its peak, which removes the decoupling of
+  v_t from g_t^2 that (5)-(7) rest on: the step is at most lr m^ / sqrt(max v^), GD-like.
 """
 from __future__ import annotations
 
@@ -94,14 +99,17 @@ class Adam(Method):
     eps: float = 0.0  # the decoupling analysis' setting (Deviation 2)
     bias_correction: bool = True  # Eq. (3), standard Adam
     floor_factor: float = 10.0  # eps-dominated once sqrt(v^) < floor_factor * eps (ours)
+    mutant: str = ""  # foil only: "max_v" = AMSGrad's running max of v^ (see the header)
 
     def run(self, data, seed: int) -> dict:
+        if self.mutant not in ("", "max_v"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         grad, x, n_iter = data["grad"], data["x0"], int(data["n_iter"])
         vec = isinstance(x, np.ndarray)
         lowest = np.min if vec else (lambda a: a)
         size = np.linalg.norm if vec else abs
         b1, b2, lr, eps = self.beta1, self.beta2, self.lr, self.eps
-        m = v = 0.0 * x
+        m = v = vmax = 0.0 * x
         p1 = p2 = 1.0  # beta1^t, beta2^t
         xs = [x]
         t_valid, t_floor = n_iter, None
@@ -116,6 +124,8 @@ class Adam(Method):
                 t_valid = t - 1
                 break
             mh, vh = (m / (1.0 - p1), v / (1.0 - p2)) if self.bias_correction else (m, v)
+            if self.mutant == "max_v":  # foil only: v^ never decreases
+                vh = vmax = np.maximum(vmax, vh)
             root = vh ** 0.5
             if eps > 0.0 and t_floor is None and lowest(root) < self.floor_factor * eps:
                 t_floor = t - 1

@@ -46,6 +46,12 @@ Deviations:
   5. Scale: n <= 800 per task and T <= 800 in the quick grid (paper: n = 2500, 5000).
   6. The paper's Fig. 1 (per-task test error vs iterations) appears only as traces of the
      per-task *training* error (the method never sees test data).
+
+Mutants for foils (not the paper's method; the default mutant="" is the method above, unchanged):
+  "no_step_sum": a known-wrong bound. Training is unchanged; (6b) counts one average GD step per
+  later task instead of summing its T steps (the factor T dropped), so dM_k and B_k are about T
+  times too small. A bound check that this wrong bound also passes cannot tell a valid bound
+  from an invalid one.
 """
 from __future__ import annotations
 
@@ -149,14 +155,17 @@ def forgetting(snaps: list, a: np.ndarray, sets: list) -> np.ndarray:
 
 
 def delta_M_bound(later_R2: np.ndarray, later_losses: np.ndarray, later_p: np.ndarray,
-                  eta: float, m: int) -> float:
+                  eta: float, m: int, mutant: str = "") -> float:
     """Bound on ||M(W^(K)) - M(W^(k))||_op from the later tasks' GD traces, eq. (6b).
 
     later_R2: (K-k,) max_i ||x_i||^2 of each later task; later_losses, later_p: (K-k, T)
     training loss and p_t = ||W_t||_op^2 / m^2 before each step of those tasks.
     """
     g = later_R2[:, None] * later_losses  # (K-k, T) bounds on ||G_t||_op
-    return float(np.sum(4.0 * eta * g * later_p * (1.0 + eta * g / m)))
+    steps = 4.0 * eta * g * later_p * (1.0 + eta * g / m)  # (K-k, T)
+    if mutant == "no_step_sum":  # foil only: one average step per later task (factor T dropped)
+        return float(np.sum(steps.mean(axis=1)))
+    return float(np.sum(steps))
 
 
 def forgetting_bound(Xe: np.ndarray, ye: np.ndarray, W_k: np.ndarray, a: np.ndarray,
@@ -173,7 +182,7 @@ def quad_form(W: np.ndarray, a: np.ndarray) -> np.ndarray:
 
 
 def forgetting_report(snaps: list, a: np.ndarray, sets: list, train: list, losses: np.ndarray,
-                      wopt: np.ndarray, eta: float) -> dict:
+                      wopt: np.ndarray, eta: float, mutant: str = "") -> dict:
     """Per-task (k < K) forgetting F, bound B (6) and the bound B_geom on the same sets.
 
     B_geom uses the realised ||M(W^(K)) - M(W^(k))||_op in (6c) instead of dM_k (6b): how
@@ -186,7 +195,8 @@ def forgetting_report(snaps: list, a: np.ndarray, sets: list, train: list, losse
     M_end = quad_form(snaps[-1], a)
     F = forgetting(snaps, a, sets)
     B = np.array([forgetting_bound(*sets[k], snaps[k], a,
-                                   delta_M_bound(R2[k + 1:], losses[k + 1:], p[k + 1:], eta, m))
+                                   delta_M_bound(R2[k + 1:], losses[k + 1:], p[k + 1:], eta, m,
+                                                 mutant))
                   for k in range(K - 1)])
     B_geom = np.array([forgetting_bound(*sets[k], snaps[k], a,
                                         np.linalg.norm(M_end - quad_form(snaps[k], a), 2))
@@ -209,8 +219,11 @@ class ContinualQuadraticGD(Method):
     init_scale: float = 0.1  # s0 in w_j(0) ~ N(0, s0^2/d I); our choice (paper not read)
     width: int | None = None  # hidden width m; None = the task stream's protocol
     iters: int | None = None  # GD steps per task T; None = the task stream's protocol
+    mutant: str = ""  # foil only: "no_step_sum" = a known-wrong bound (see the header)
 
     def run(self, data, seed):
+        if self.mutant not in ("", "no_step_sum"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         train = data["train"]
         m = self.width or data["protocol"]["width"]
         T = self.iters or data["protocol"]["iters"]
@@ -221,13 +234,13 @@ class ContinualQuadraticGD(Method):
         res = train_sequential(train, W0, a, self.eta, T)
         time_s = time.perf_counter() - t0
         rep = forgetting_report(res["snapshots"], a, train, train, res["losses"], res["wopt"],
-                                self.eta)
+                                self.eta, self.mutant)
         traces = {f"task{k + 1}_train_err_vs_iter": {"x": [float(v) for v in res["probe_x"]],
                                                      "y": res["probe_err"][:, k].tolist()}
                   for k in range(len(train))}
         return {
             "W_final": res["snapshots"][-1], "snapshots": res["snapshots"], "a": a,
-            "losses": res["losses"], "wopt": res["wopt"], "eta": self.eta,
+            "losses": res["losses"], "wopt": res["wopt"], "eta": self.eta, "mutant": self.mutant,
             "train_forgetting": float(rep["F"].mean()),
             "first_task_train_forgetting": float(rep["F"][0]),
             "bound_train": float(rep["B"].mean()), "ratio_train": ratio(rep["F"], rep["B"]),

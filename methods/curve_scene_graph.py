@@ -78,6 +78,13 @@ Deviations:
     weight) were settled on development seeds 1000-1002, which the benchmark grids never use,
     after training-collapse failures there (gates closing before the motif was learned; the head
     shrinking, or the noise growing, to satisfy an unnormalised or variance-normalised penalty).
+
+Mutants for foils (not the paper's method; the default ``mutant=""`` is CURVE unchanged). Both
+change only the test-time pruning (6); training is CURVE's:
+  ``mutant="no_pruning"`` skips the hard pruning: every edge is kept with its soft weight
+     Phi(m / s) (a dense topology).
+  ``mutant="random_pruning"`` keeps as many edges as (6) would, chosen uniformly at random over
+     the batch's edges (redrawn in every pass): the learned edge selection removed.
 """
 from __future__ import annotations
 
@@ -176,6 +183,7 @@ class CURVE(Method):
     warmup_frac: float = 0.4  # our choice, as IRM's anneal (190 of 501 steps): see eq. (11)
     debias_warmup_frac: float = 0.4  # L_db switched on after the warm-up, as IRM's anneal
     mc_samples: int = 20  # eq. (12), as the MC-dropout baseline
+    mutant: str = ""  # foil only: "no_pruning" | "random_pruning" (see the header; not the paper's)
     ft_steps: int = 100  # shared with the GNN baselines
     ft_lr: float = 0.01  # shared with the GNN baselines
 
@@ -232,8 +240,16 @@ class CURVE(Method):
             w = torch.sigmoid(a / self.gate_temperature)
         else:
             w = p_open
+        keep = None
         if not batch.get("training", False):
-            w = w * (p_open >= self.keep_prob).float()  # eq. (6)
+            keep = p_open >= self.keep_prob  # eq. (6)
+            if self.mutant == "no_pruning":
+                keep = torch.ones_like(keep)
+            elif self.mutant == "random_pruning":
+                keep = keep[torch.randperm(len(keep), generator=gen)]
+            elif self.mutant:
+                raise ValueError(f"unknown mutant {self.mutant!r}")
+            w = w * keep.float()
         g, i, j, _ = edges
         n, N = mask.shape
         W = torch.zeros(n, N, N).index_put((torch.as_tensor(g), torch.as_tensor(i), torch.as_tensor(j)), w)
@@ -245,7 +261,7 @@ class CURVE(Method):
         node_kl = (kl_normal(torch, mu, ls).mean(-1) * mask).sum() / mask.sum()
         edge_kl = kl_normal(torch, m, s_log).mean() if len(m) else hg.new_zeros(())
         return hg, {"node_kl": node_kl, "edge_kl": edge_kl, "p_open": p_open, "m": m, "s": s,
-                    "q": q, "l_proto": l_proto}
+                    "q": q, "l_proto": l_proto, "keep": keep}
 
     def _prototypes(self, torch, p: dict, u):
         d2 = ((u.unsqueeze(1) - p["P"].unsqueeze(0)) ** 2).sum(-1)  # (n, K)
@@ -315,7 +331,7 @@ class CURVE(Method):
                                self.ft_steps, self.ft_lr)
         g, i, j, r = edge_list(data["ood_test"]["A"])
         keep = np.zeros(data["ood_test"]["A"].shape, dtype=bool)  # (n, N, N) upper triangle
-        keep[g, i, j] = ood_parts["p_open"].numpy() >= self.keep_prob
+        keep[g, i, j] = ood_parts["keep"].numpy()  # the edges the mean pass kept, eq. (6)
         s_ood = ood_parts["s"].numpy()
         p_ood = probs(data["ood_test"], W_out, b_out)
         return {

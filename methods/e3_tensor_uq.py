@@ -52,6 +52,14 @@ Deviations:
     early stopping on a held-out 20% of the training clouds.
  7. At prediction the eigenvalues of L are clipped to +-60 (normalised units) only to avoid
     float overflow far outside the training range; no training-range cloud comes near it.
+
+Mutants for foils (not the paper's method; the default ``mutant=""`` is the model above unchanged):
+  ``mutant="scalar_mean"`` drops the l=2 part of the mean (mu2 = 0), so the mean is an invariant
+     multiple of the identity: an invariant-only head for an anisotropic tensor target. Still
+     exactly equivariant.
+  ``mutant="homoscedastic"`` makes L one learned constant: a, c from the head's bias only and
+     the l=2 / l=4 parts b, g, d set to 0 (a constant Sigma must be invariant, hence this form).
+     Same Sigma for every cloud, so log det Sigma cannot rank anything. Exactly equivariant.
 """
 from __future__ import annotations
 
@@ -221,8 +229,10 @@ def _init_params(torch, n_in: int, n_glob: int, hidden: int, channels: int, gen,
     return params
 
 
-def equivariant_forward(torch, params: dict, feats: dict, consts: dict, channels: int):
-    """(6): features -> (mean (n, 6), L (n, 6, 6)) in Kelvin-Mandel coordinates."""
+def equivariant_forward(torch, params: dict, feats: dict, consts: dict, channels: int,
+                        mutant: str = ""):
+    """(6): features -> (mean (n, 6), L (n, 6, 6)) in Kelvin-Mandel coordinates.
+    ``mutant`` (foils only, see the header): "scalar_mean" or "homoscedastic"."""
     silu = torch.nn.functional.silu
     pp, glob, r = feats["pp"], feats["glob"], feats["r"]
     n, npts = pp.shape[0], pp.shape[1]
@@ -250,6 +260,13 @@ def equivariant_forward(torch, params: dict, feats: dict, consts: dict, channels
     ja, jb = consts["pairs"]
     d4 = torch.einsum("qij,bpi,bpj->bpq", consts["P4"], u2n[:, ja], u2n[:, jb])  # (n, P, 9)
     d = torch.einsum("bp,bpq->bq", o[:, i + 2 + 2 * k:], d4)  # l=4
+    if mutant == "scalar_mean":
+        mu2 = torch.zeros_like(mu2)
+    elif mutant == "homoscedastic":
+        la, lc = params["bh2"][i].expand(n), params["bh2"][i + 1].expand(n)
+        b, g, d = torch.zeros_like(b), torch.zeros_like(g), torch.zeros_like(d)
+    elif mutant:
+        raise ValueError(f"unknown mutant {mutant!r}")
     lower = (lc[:, None, None] * consts["I5"] / math.sqrt(5.0)
              + torch.einsum("bm,mij->bij", g, consts["K"])
              + torch.einsum("bq,qij->bij", d, consts["P4"]))  # (n, 5, 5)
@@ -318,6 +335,7 @@ class E3TensorUQ(Method):
     point_layers: int = 1  # our choice: hidden layers of the per-point invariant MLP
     val_frac: float = 0.2  # our choice: held-out split for early stopping (all methods)
     patience: int = 15  # our choice
+    mutant: str = ""  # foil only: "scalar_mean" | "homoscedastic" (see the header; not the paper's)
 
     def run(self, data: dict, seed: int) -> dict:
         import torch
@@ -351,7 +369,7 @@ class E3TensorUQ(Method):
 
         def batch_loss(idx):
             mu, lmat = equivariant_forward(torch, params, {k: v[idx] for k, v in feats.items()},
-                                           consts, self.channels)
+                                           consts, self.channels, self.mutant)
             return le_eso_loss(torch, mu, lmat, y_t[idx], self.loss)
 
         losses = train_early_stopping(torch, params, batch_loss, y_t.shape[0], gen, self.epochs,
@@ -360,7 +378,7 @@ class E3TensorUQ(Method):
         def predict(x: np.ndarray):
             with torch.no_grad():
                 mu, lmat = equivariant_forward(torch, params, to_torch(cloud_features(x)),
-                                               consts, self.channels)
+                                               consts, self.channels, self.mutant)
             cov, logdet = expm_sym(lmat.numpy(), with_logdet=True)
             return (mu.numpy() * scale + offset * KM_IDENTITY, cov * scale ** 2,
                     logdet + D * math.log(scale ** 2))

@@ -36,6 +36,12 @@ Deviations:
   5. Portfolio: 6 solvers (random search, (1+1)-ES, Nelder-Mead, CMA-ES, DE, PSO), not the
      paper's 10; the performance normalisation of ADC is ours (log-precision, eq. 2 of
      baselines/suite_assessment); population, generations and budgets are the note's plan, not the paper's.
+
+Mutants for foils (not the paper's method; the default ``mutant=""`` is EoB unchanged):
+  ``mutant="no_adc"`` drops objective (ii): the ADC of every program is scored 0, so NSGA-II
+     selects on landscape similarity alone and no portfolio runs happen during the search.
+  ``mutant="no_lsi"`` drops objective (i): LSI is scored 0, so the search maximizes ADC alone and
+     never looks at the targets.
 """
 from __future__ import annotations
 
@@ -125,6 +131,7 @@ class EoB(Method):
     max_depth: int = 6  # tree depth limit; our choice
     init_depth: tuple = (2, 4)  # ramped half-and-half depths of the first population; our choice
     sigma2: float = 1.0  # LSI normaliser of eq. (1); our choice (features lie in [-1, 1])
+    mutant: str = ""  # foil only: "no_adc" | "no_lsi" drops one objective of (1); not the paper's
 
     def run(self, data, seed: int) -> dict:
         from claimbench.baselines.solver_portfolio import PORTFOLIO_NAMES
@@ -139,11 +146,19 @@ class EoB(Method):
         Z_t = np.array([ea.landscape_features(target_function(s)(X), X) for s in data["targets"]])
         seeds = ea.run_seeds(int(rng.integers(2**62)), len(PORTFOLIO_NAMES), 1)
 
+        if self.mutant not in ("", "no_adc", "no_lsi"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
+
         def objectives(prog) -> tuple[float, float]:
             f = et.program_function(prog)
             y = f(X)
+            # A dropped objective is a constant 0: NSGA-II then ranks on the other one alone.
+            lsi = 0.0 if self.mutant == "no_lsi" else ea.lsi(ea.landscape_features(y, X), Z_t,
+                                                             self.sigma2)
+            if self.mutant == "no_adc":
+                return lsi, 0.0
             perf = ea.normalized_performance(ea.portfolio_best(f, dim, budget, seeds), y)
-            return ea.lsi(ea.landscape_features(y, X), Z_t, self.sigma2), ea.adc(perf)
+            return lsi, ea.adc(perf)
 
         pop = [et.new_program(rng, dim, *self.init_depth) for _ in range(self.pop_size)]
         F = np.array([objectives(p) for p in pop])  # (P, 2): (LSI, ADC)

@@ -30,6 +30,11 @@ Observed here (not in the paper): with hundreds of indicator columns that are (n
 constant -- the observed flag at p = 0, or M at p = 0.9, on the bag-of-words graph -- Adam at
 lr 0.01 moves all their weights together and some seeds stall at chance level; dropping the
 constant columns or lr 1e-3 removes it. The dense graph (5 columns) is unaffected.
+
+Mutant for foils (not the paper's method; the default ``mutant=""`` is GNNmim unchanged):
+  ``mutant="indicator_only"`` drops the imputed feature half of X_mim and keeps only the
+     indicator columns: the same GCN told which entries are missing but not their values (a
+     featureless GCN when nothing is missing).
 """
 from __future__ import annotations
 
@@ -56,11 +61,16 @@ class GNNmim(Method):
     lr: float = 0.01  # code: lr = 0.01
     epochs: int = 500  # code: max_epochs=500
     patience: int = 50  # code: patience=50 on validation macro-F1
+    mutant: str = ""  # foil only: "indicator_only" (see the header; not the paper's method)
 
     def run(self, data: dict, seed: int) -> dict:
         t0 = time.perf_counter()
         rows = np.concatenate([data["train_idx"], data["val_idx"]])
         feats = missing_indicator_features(data["x"], self.imputation, rows, self.indicator)
+        if self.mutant == "indicator_only":
+            feats = feats[:, data["x"].shape[1]:]  # the flags only
+        elif self.mutant:
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         fit = train_node_classifier(feats, data, hidden=self.hidden, dropout=self.dropout,
                                     lr=self.lr, epochs=self.epochs, patience=self.patience,
                                     seed=seed)

@@ -38,6 +38,21 @@ Deviations:
    runtime measures the O(T^2 N) arithmetic rather than cache misses on a T x T array.
 7. Runtimes are the minimum over 5 repeats of both wall time and process CPU time; the
    runtime claims use CPU time because the benchmark machine is shared.
+
+Mutants for foils (field ``mutant``; the default "" is the method above, unchanged bit for bit;
+no mutant is the paper's method):
+- ChunkedSSD ``no_state_decay``: the state carried across chunk boundaries is never decayed,
+  neither while passed on (H_c = H_{c-1} + S_{c-1}) nor when read inside the next chunk (c_t^T H_c
+  without prod a), a component of (5) removed; equal to (5) while T <= chunk.
+- DenseSSD ``mask_off_by_one``: the segment sum of each mask starts one step early,
+  L_ts = prod_{k=s..t} a_k (the key side takes the exclusive cumulative sum of log a where the
+  inclusive one belongs); each head stays 1-SS, but the map differs from (1) by a factor a_s
+  per entry.
+- DenseSSD ``softmax_heads``: each head's 1-SS mask times c b^T replaced by the causal softmax of
+  the same rank-1 scores c_t^(n) b_s^(n) (the softmax counterpart of (3), the paper's (iv)); the
+  heads are no longer 1-SS.
+- ScalarSSD ``window``: the decay mask truncated to the last WINDOW steps (L_ts = 0 for
+  t - s >= WINDOW, a sliding-window approximation of the decay); the mask is banded, not 1-SS.
 """
 from __future__ import annotations
 
@@ -50,6 +65,7 @@ import numpy as np
 from claimbench.api import Method
 
 SS_RANK_RTOL = 1e-8  # our choice (Deviation 5)
+WINDOW = 8  # ScalarSSD mutant "window" only: steps kept by the truncated decay mask
 
 
 # -- shared helpers -----------------------------------------------------------------------------
@@ -87,11 +103,32 @@ def one_ss_mask(lc: np.ndarray) -> np.ndarray:
     return np.exp(diff)
 
 
-def head_matrices(a: np.ndarray, B: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """The N heads L^(n) o c^(n) b^(n)^T of the diagonal SSD (eq. 3), stacked."""
+def head_matrices(a: np.ndarray, B: np.ndarray, C: np.ndarray, mutant: str = "") -> np.ndarray:
+    """The N heads L^(n) o c^(n) b^(n)^T of the diagonal SSD (eq. 3), stacked.
+
+    ``mutant`` gives the heads of a DenseSSD mutant (see the module header).
+    """
+    T, N = a.shape
+    if mutant == "softmax_heads":
+        causal = np.tri(T, dtype=bool)  # (T, T)
+        heads = []
+        for n in range(N):
+            s = np.where(causal, np.outer(C[:, n], B[:, n]), -np.inf)  # (T, T)
+            e = np.exp(s - s.max(axis=1, keepdims=True))
+            heads.append(e / e.sum(axis=1, keepdims=True))
+        return np.stack(heads)  # (N, T, T)
     lc = log_decay_cumsum(a)  # (T, N)
-    return np.stack([one_ss_mask(lc[:, n]) * np.outer(C[:, n], B[:, n])
-                     for n in range(a.shape[1])])  # (N, T, T)
+    # Off by one: the key side uses the exclusive sum, so a_s enters the product too.
+    lk = lc - np.log(a) if mutant == "mask_off_by_one" else lc  # (T, N)
+    return np.stack([_mask(lc[:, n], lk[:, n]) * np.outer(C[:, n], B[:, n])
+                     for n in range(N)])  # (N, T, T)
+
+
+def _mask(lq: np.ndarray, lk: np.ndarray) -> np.ndarray:
+    """exp(lq_t - lk_s) for s <= t, 0 above the diagonal (one_ss_mask when lq = lk)."""
+    diff = np.subtract.outer(lq, lk)  # (T, T)
+    diff[np.triu_indices(lq.shape[0], 1)] = -np.inf
+    return np.exp(diff)
 
 
 def timed(fn: Callable[[], object], repeats: int) -> tuple[object, float, float]:
@@ -123,15 +160,17 @@ def ssm_recurrence(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray) -
 
 
 def ssd_dense(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, block: int = 64,
-              keep_matrix: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+              keep_matrix: bool = False, mutant: str = "") -> tuple[np.ndarray, np.ndarray | None]:
     """Eq. (3): materialize M as the sum of N 1-SS masked-attention heads, then y = M x. O(T^2 N).
 
     M is built ``block`` rows at a time (columns up to the block's last row: the rest is masked
     to zero), so the working set stays in cache and the runtime reflects the T^2 N operation
     count rather than memory traffic. With ``keep_matrix`` the blocks are kept and M returned.
+    ``mutant`` selects a foil (module header); "" is eq. (3).
     """
     T, N = a.shape
     lc = log_decay_cumsum(a)  # (T, N)
+    lk = lc - np.log(a) if mutant == "mask_off_by_one" else lc  # (T, N) key-side sums
     y = np.empty(T)  # (T,)
     M = np.zeros((T, T)) if keep_matrix else None  # (T, T)
     cols = np.arange(T)  # (T,)
@@ -141,7 +180,15 @@ def ssd_dense(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, block:
         Mb = np.zeros((r1 - r0, r1))  # (R, r1) rows r0:r1 of M
         buf = np.empty((r1 - r0, r1))  # (R, r1)
         for n in range(N):
-            np.subtract(lc[r0:r1, n, None], lc[None, :r1, n], out=buf)
+            if mutant == "softmax_heads":
+                np.multiply(C[r0:r1, n, None], B[None, :r1, n], out=buf)  # rank-1 scores
+                np.copyto(buf, -np.inf, where=above)
+                buf -= buf.max(axis=1, keepdims=True)
+                np.exp(buf, out=buf)
+                buf /= buf.sum(axis=1, keepdims=True)  # causal softmax rows
+                Mb += buf
+                continue
+            np.subtract(lc[r0:r1, n, None], lk[None, :r1, n], out=buf)
             np.copyto(buf, -np.inf, where=above)
             np.exp(buf, out=buf)  # rows of the 1-SS mask L^(n)
             buf *= C[r0:r1, n, None]  # query c^(n)
@@ -153,15 +200,19 @@ def ssd_dense(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, block:
     return y, M
 
 
-def ssd_scalar(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Eq. (4): one 1-SS mask L times the rank-N matrix C B^T. O(T^2 N)."""
+def ssd_scalar(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray,
+               mutant: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Eq. (4): one 1-SS mask L times the rank-N matrix C B^T. O(T^2 N). ``mutant``: header."""
     L = one_ss_mask(log_decay_cumsum(a[:, 0]))  # (T, T)
+    if mutant == "window":
+        L = np.tril(L) - np.tril(L, -WINDOW)  # keep t - s < WINDOW
     M = L * (C @ B.T)  # (T, T)
     return M @ x, M, L
 
 
-def ssd_chunked(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, chunk: int) -> np.ndarray:
-    """Eq. (5): block decomposition of M with chunk length Q. O(T Q N)."""
+def ssd_chunked(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, chunk: int,
+                mutant: str = "") -> np.ndarray:
+    """Eq. (5): block decomposition of M with chunk length Q. O(T Q N). ``mutant``: header."""
     T, N = a.shape
     Q = int(chunk)
     nc = -(-T // Q)
@@ -190,12 +241,15 @@ def ssd_chunked(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, chun
 
     # Pass states across chunks (sequential over nc = T / Q chunks only).
     chunk_decay = np.exp(lc[:, -1, :])  # (nc, N)
+    if mutant == "no_state_decay":
+        chunk_decay = np.ones_like(chunk_decay)
     H = np.zeros((nc, N))  # (nc, N) state entering each chunk
     for c in range(1, nc):
         H[c] = chunk_decay[c - 1] * H[c - 1] + S[c - 1]
 
     # Off-diagonal blocks: read the incoming state through the decay since the chunk start.
-    y_off = np.einsum("ctn,ctn,cn->ct", Cc, np.exp(lc), H)  # (nc, Q)
+    read_decay = np.ones_like(lc) if mutant == "no_state_decay" else np.exp(lc)  # (nc, Q, N)
+    y_off = np.einsum("ctn,ctn,cn->ct", Cc, read_decay, H)  # (nc, Q)
     return (y_diag + y_off).reshape(-1)[:T]
 
 
@@ -220,10 +274,11 @@ class ChunkedSSD(Method):
     name: ClassVar[str] = "ssd_chunked"
     chunk: int = 64  # the note's plan (block 64); Dao & Gu use chunks of 64-256
     repeats: int = 5  # our choice: min over repeats
+    mutant: str = ""  # foil only: "no_state_decay" (module header); not the paper's method
 
     def run(self, data, seed):
-        y, t, c = timed(lambda: ssd_chunked(data["a"], data["B"], data["C"], data["x"], self.chunk),
-                        self.repeats)
+        y, t, c = timed(lambda: ssd_chunked(data["a"], data["B"], data["C"], data["x"], self.chunk,
+                                            self.mutant), self.repeats)
         return {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
 
 
@@ -235,15 +290,17 @@ class DenseSSD(Method):
     block: int = 64  # our choice: rows of M built at a time (cache-sized working set)
     repeats: int = 5  # our choice: min over repeats
     matrix_max_T: int = 128  # our choice: return M and heads (for ss-rank, cost ~T^4) up to this T
+    mutant: str = ""  # foil only: "mask_off_by_one" | "softmax_heads" (header); not the paper's
 
     def run(self, data, seed):
         a, B, C, x = data["a"], data["B"], data["C"], data["x"]
         keep = a.shape[0] <= self.matrix_max_T
-        (y, M), t, c = timed(lambda: ssd_dense(a, B, C, x, self.block, keep), self.repeats)
+        (y, M), t, c = timed(lambda: ssd_dense(a, B, C, x, self.block, keep, self.mutant),
+                             self.repeats)
         out = {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
         if keep:
             out["M"] = M
-            out["heads"] = head_matrices(a, B, C)
+            out["heads"] = head_matrices(a, B, C, self.mutant)
         return out
 
 
@@ -254,6 +311,7 @@ class ScalarSSD(Method):
     name: ClassVar[str] = "ssd_scalar"
     repeats: int = 5  # our choice: min over repeats
     matrix_max_T: int = 128  # our choice, as for DenseSSD
+    mutant: str = ""  # foil only: "window" (module header); not the paper's method
 
     def applies_to(self, dataset) -> str | None:
         if not getattr(dataset, "scalar", False):
@@ -264,7 +322,7 @@ class ScalarSSD(Method):
         a, B, C, x = data["a"], data["B"], data["C"], data["x"]
         if not np.all(a == a[:, :1]):
             raise ValueError("ssd_scalar needs a_{t,n} equal across n")
-        (y, M, L), t, c = timed(lambda: ssd_scalar(a, B, C, x), self.repeats)
+        (y, M, L), t, c = timed(lambda: ssd_scalar(a, B, C, x, self.mutant), self.repeats)
         out = {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
         if a.shape[0] <= self.matrix_max_T:
             out["M"] = M

@@ -86,6 +86,16 @@ def test_rmsprop_is_adam_without_momentum_and_bias_correction():
     assert np.allclose(a["x_traj"], r["x_traj"], rtol=1e-12, atol=0)
 
 
+def test_max_v_mutant_keeps_the_peak_of_v_and_loses_the_linear_rate():
+    data = _data(4, 1.0, 4000)
+    out = Adam(beta1=0.8, beta2=0.9, mutant="max_v").run(data, 0)
+    # v^ stays at its peak, so late steps are GD steps of size lr / sqrt(max v^): a power law
+    assert bench.rate_ratio(out) == pytest.approx(0.5, abs=0.05)
+    assert bench.rate_ratio(Adam(beta1=0.8, beta2=0.9).run(data, 0)) == pytest.approx(1.0, abs=0.05)
+    with pytest.raises(ValueError):
+        Adam(mutant="nope").run(data, 0)
+
+
 def test_heavy_ball_without_momentum_is_gd():
     hb = HeavyBall(lr=0.2, momentum=0.0).run(_data(4, 1.1, 500), 0)["x_traj"]
     gd = GradientDescent(lr=0.2).run(_data(4, 1.1, 500), 0)["x_traj"]

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from claimbench.baselines.joint_training import JointTraining
-from claimbench.benchmarks.continual_quadratic import BENCHMARK
+from claimbench.benchmarks.continual_quadratic import BENCHMARK, WRONG_BOUND
 from claimbench.datasets.xor_clusters import XORClusterTasks, orthonormal_means, sample_xor_task
-from claimbench.methods.continual_quadratic import (ContinualQuadraticGD, error, forgetting,
-                                                    forgetting_report, forward, gd, init_weights,
-                                                    logistic, logistic_deriv, loss,
+from claimbench.methods.continual_quadratic import (ContinualQuadraticGD, delta_M_bound, error,
+                                                    forgetting, forgetting_report, forward, gd,
+                                                    init_weights, logistic, logistic_deriv, loss,
                                                     loss_and_grad, quad_form, second_layer,
                                                     train_sequential)
 from claimbench.testing import run_grid_inline
@@ -111,6 +111,19 @@ def test_forgetting_below_both_bounds(seed):
         assert np.all(rep["F"] > -1.0) and np.all(np.isfinite(rep["B"]))
 
 
+def test_no_step_sum_mutant_drops_the_factor_T():
+    rng = np.random.default_rng(3)
+    R2, L, p = rng.uniform(1, 2, 2), rng.uniform(0, 1, (2, 50)), rng.uniform(0, 1, (2, 50))
+    steps = 4.0 * 0.5 * R2[:, None] * L * p * (1.0 + 0.5 * R2[:, None] * L / 8)
+    assert delta_M_bound(R2, L, p, 0.5, 8) == pytest.approx(steps.sum())
+    assert delta_M_bound(R2, L, p, 0.5, 8, "no_step_sum") == pytest.approx(steps.sum() / 50)
+    inst = XORClusterTasks(d=8, K=3, n=40, n_test=50, width=8, iters=30).make(0)
+    ok, wrong = ContinualQuadraticGD().run(inst.data, 0), \
+        ContinualQuadraticGD(mutant="no_step_sum").run(inst.data, 0)
+    assert ok["train_forgetting"] == wrong["train_forgetting"]  # same GD runs
+    assert wrong["bound_train"] < ok["bound_train"]
+
+
 def test_gd_trace_records_loss_and_operator_norm():
     train, _ = _tasks(4)
     X, y = train[0]
@@ -154,6 +167,8 @@ def test_smoke_grid_runs():
             assert v is None or math.isfinite(v), name
         if r["cell"].method.label == "continual_quadratic_gd":
             assert mets["ratio_train"] <= 1.0 and mets["ratio_test"] <= 1.0
+            assert mets["bound_test"] > 0
+        elif r["cell"].method.label == WRONG_BOUND:
             assert mets["bound_test"] > 0
         else:
             assert mets["test_forgetting"] is None and mets["final_avg_test_err"] is not None

@@ -189,3 +189,25 @@ def test_smoke_grid_runs():
             assert v is None or math.isfinite(v), name
     stair = [r for r in rows if r["cell"].dataset.label.startswith("staircase")]
     assert all(r["metrics"]["censored"] == 0.0 for r in stair)
+
+
+def test_greedy_mutant_is_projected_gradient_and_polynomial_on_the_staircase():
+    # Foil "greedy": same first iterate as lazy Euclidean FTRL, then x_{t+1} = Proj(x_t + eta u_t).
+    from claimbench.methods.ftrl_potential import run_greedy_alternating
+
+    data = _game(COORD, start=(0, 0), prefix=1, eps=1e-9)
+    lazy = run_ftrl(data, 0.3, "euclidean", True, 1)
+    greedy = run_greedy_alternating(data, 0.3, 1)
+    np.testing.assert_array_equal(lazy["x"], greedy["x"])
+    np.testing.assert_array_equal(lazy["y"], greedy["y"])
+    Q = choice_map("euclidean")
+    two = run_greedy_alternating(data, 0.3, 2)
+    x2 = Q(greedy["x"] + 0.3 * COORD @ greedy["y"])
+    np.testing.assert_allclose(two["x"], x2, atol=1e-15)
+    np.testing.assert_allclose(two["y"], Q(greedy["y"] + 0.3 * COORD.T @ x2), atol=1e-15)
+    # On the staircase it needs few steps (lazy FTRL needs thousands at m = 7).
+    foil = LazyAlternatingFTRL(regularizer="euclidean", mutant="greedy")
+    t = [foil.run(StaircaseGame(m=m).make(0).data, 0)["t_eps"] for m in (3, 5, 7)]
+    assert t[-1] <= 20 and t == sorted(t)
+    with pytest.raises(ValueError):
+        LazyAlternatingFTRL(mutant="greedy").run(StaircaseGame(m=3).make(0).data, 0)

@@ -165,7 +165,24 @@ def test_smoke_grid_runs():
 
     rows = run_grid_inline(BENCHMARK, "smoke")
     ok = [r for r in rows if r["status"] == "ok"]
-    assert len(ok) == 7  # 5 auction methods on the buyer + 2 OT methods on the OT instance
+    # 5 auction methods on the buyer + 3 OT methods (gcf_ot, its quadratic-cost foil, exact)
+    assert len(ok) == 8
     for r in ok:
         vals = [v for v in r["metrics"].values() if v is not None]
         assert vals and all(math.isfinite(v) for v in vals)
+
+
+def test_quadratic_cost_mutant_reports_its_maps_true_cost():
+    from claimbench.datasets.transport_problems import GaussianMixtureOT
+    from claimbench.methods.gcf_layer import GCFTransport, cost_matrix
+
+    inst = GaussianMixtureOT(dim=2, n_points=30).make(0)
+    d = inst.data
+    out = GCFTransport(n_steps=50, temp_warmup_steps=20, mutant="quadratic_cost").run(d, 0)
+    C = cost_matrix(d["x"], d["y"], d["cost_power"])
+    j = np.asarray(out["map_index"])
+    assert out["ot_cost"] == pytest.approx(float(d["a"] @ C[np.arange(len(j)), j]), rel=1e-12)
+    # The default is the paper's method: same outputs as without the field.
+    a = GCFTransport(n_steps=50, temp_warmup_steps=20).run(d, 0)
+    b = GCFTransport(n_steps=50, temp_warmup_steps=20, mutant="").run(d, 0)
+    assert a["ot_cost"] == b["ot_cost"] and a["map_index"] == b["map_index"]

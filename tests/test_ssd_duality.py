@@ -200,4 +200,40 @@ def test_smoke_grid_runs():
         for name, v in r["metrics"].items():
             assert v is None or math.isfinite(v), (name, v)
         if r["status"] == "ok" and r["outputs"]["form"] == "ssm":
-            assert r["metrics"]["max_rel_err"] < 1e-10
+            if r["cell"].method.params.get("mutant"):
+                # Foils: each mutant is a wrong map on the T = 100 instances of the smoke grid.
+                if r["cell"].dataset.params["T"] == 100:
+                    assert r["metrics"]["max_rel_err"] > 1e-3, r["cell"].method.label
+            else:
+                assert r["metrics"]["max_rel_err"] < 1e-10
+
+
+def test_mutant_defaults_are_the_paper_forms():
+    # The foil switch defaults to the paper's computation, bit for bit.
+    a, B, C, x = _random_ssm(100, 3, 7, lo=0.9)
+    np.testing.assert_array_equal(ssd_chunked(a, B, C, x, 64), ssd_chunked(a, B, C, x, 64, ""))
+    y0, M0 = ssd_dense(a, B, C, x, keep_matrix=True)
+    y1, M1 = ssd_dense(a, B, C, x, keep_matrix=True, mutant="")
+    np.testing.assert_array_equal(y0, y1)
+    np.testing.assert_array_equal(M0, M1)
+    lc = log_decay_cumsum(a)
+    want = np.stack([one_ss_mask(lc[:, n]) * np.outer(C[:, n], B[:, n]) for n in range(3)])
+    np.testing.assert_array_equal(head_matrices(a, B, C), want)
+
+
+def test_mutants_break_what_their_claims_test():
+    a, B, C, x = _random_ssm(40, 3, 8, lo=0.9)
+    # Off-by-one mask: still N-semiseparable with 1-SS heads, but a different map.
+    _, M = ssd_dense(a, B, C, x, keep_matrix=True, mutant="mask_off_by_one")
+    np.testing.assert_allclose(M, head_matrices(a, B, C, "mask_off_by_one").sum(0), atol=1e-13)
+    assert ss_rank(M) <= 3
+    # Softmax heads: each head has ss-rank > 1, and their sum > N.
+    _, M = ssd_dense(a, B, C, x, keep_matrix=True, mutant="softmax_heads")
+    heads = head_matrices(a, B, C, "softmax_heads")
+    np.testing.assert_allclose(M, heads.sum(0), atol=1e-13)
+    assert min(ss_rank(h) for h in heads) > 1 and ss_rank(M) > 3
+    # Window: the scalar mask is banded (ss-rank WINDOW), not 1-SS.
+    from claimbench.methods.ssd_duality import WINDOW
+    s = np.repeat(a[:, :1], 3, axis=1)
+    _, _, L = ssd_scalar(s, B, C, x, "window")
+    assert ss_rank(L) == WINDOW

@@ -10,8 +10,8 @@ from claimbench.datasets.torus_graph_samples import (TorusGraphSamples, complex_
                                                      conditional_coeffs, gibbs_sample,
                                                      log_density_unnorm, random_phi, score,
                                                      suff_stats)
-from claimbench.methods.torus_graph import (StochasticScoreMatching, h_hat, minibatch_grad,
-                                           sm_objective)
+from claimbench.methods.torus_graph import (StochasticScoreMatching, diagonal_grad, h_hat,
+                                           minibatch_grad, sm_objective)
 
 
 def _fd_jacobian(x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
@@ -183,6 +183,24 @@ def test_exact_declines_above_its_memory_budget():
     m = ExactScoreMatching()
     assert m.applies_to(TorusGraphSamples(d=48)) is None
     assert "budget" in m.applies_to(TorusGraphSamples(d=64))
+
+
+def test_no_coupling_mutant_is_ssm_restricted_to_the_diagonal():
+    rng = np.random.default_rng(8)
+    X = rng.uniform(-np.pi, np.pi, (40, 5))
+    phi = rng.standard_normal((5, 5, 2)) * np.eye(5)[..., None]  # couplings 0
+    H, Z = h_hat(X), np.exp(1j * X)
+    loss, g = minibatch_grad(X, phi, H, 0.01)  # the group lasso is 0 at zero couplings
+    loss_d, g_d = diagonal_grad(Z, phi, H)
+    diag = np.arange(5)
+    assert loss_d == pytest.approx(loss, abs=1e-12)
+    np.testing.assert_allclose(g_d[diag, diag], g[diag, diag], atol=1e-12)
+    assert not g_d[~np.eye(5, dtype=bool)].any()
+    data = TorusGraphSamples(d=5, n=200, sweeps=5).make(0).data
+    out = StochasticScoreMatching(n_iter=50, mutant="no_coupling").run(data, 0)
+    assert not out["phi"][~np.eye(5, dtype=bool)].any() and np.all(np.isfinite(out["phi"]))
+    with pytest.raises(ValueError):
+        StochasticScoreMatching(mutant="nope").run(data, 0)
 
 
 def test_dataset_is_seeded_and_sparse():
