@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import (Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg,
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg,
                             output_metric)
 from claimbench.baselines.early_exit_network import (PlainEarlyExit, accuracy_at_cost,
                                                      cost_accuracy_curve, curve_area)
@@ -97,6 +97,8 @@ def _rho(which: str):
         ece, eefp, area = (list(col) for col in zip(*rows)) if rows else ([], [], [])
         r_eefp = _spearman(eefp, area)
         r_ece = _spearman([-e for e in ece], area)
+        if outputs.get("swap_proxies"):  # foil mutant: ECE in EEFP's place, EEFP in ECE's
+            r_eefp, r_ece = r_ece, r_eefp
         if which == "eefp":
             return r_eefp
         if which == "ece":
@@ -125,7 +127,8 @@ METRICS = (
            "proxy study: Spearman(EEFP, area) across the perturbed networks"),
     Metric("rho_ece_area", _rho("ece"), True,
            "proxy study: Spearman(-ECE, area) across the perturbed networks"),
-    Metric("rho_gap", _rho("gap"), True, "rho_eefp_area - rho_ece_area"),
+    Metric("rho_gap", _rho("gap"), True, "rho_eefp_area - rho_ece_area (the swap_proxies foil "
+           "exchanges the two proxies in all three rho metrics)"),
     output_metric("time_s", description="training + post-hoc fitting time in seconds"),
 )
 
@@ -133,6 +136,8 @@ TRACES = (TraceMetric("cost_accuracy", _curve_trace, xlabel="mean cost (fraction
                       ylabel="test accuracy"),)
 
 EQUIV_MARGIN = 0.01  # fixed before running; see c2's note
+SWAP = "proxy_study[mutant=swap_proxies]"  # c7's foil (methods/eefp_early_exit.py, Mutants)
+_V3 = "v3 abstract: "
 
 CLAIMS = (
     Claim(
@@ -142,11 +147,19 @@ CLAIMS = (
         paper_value="MSDNet/CIFAR-100 0.21 -> 0.02; ViT-S/ImageNet 0.16 -> 0.02",
         check=Better(method="temp_scaled", baseline="plain_ee", metric="ece"),
         note="per-exit temperatures fitted on the validation split; ECE averaged over exits",
+        source="paper", foils=("plain_ee",),
+        foil_note="The uncalibrated network in the calibrated one's place must not lower ECE "
+                  "(the paper's EEFP procedure is no foil: its table gives it 0.15 < 0.21).",
     ),
     Claim(
         id="c2_ts_same_tradeoff",
         where="abstract (v1 and v3)",
         text="calibration alone is not sufficient: it barely changes the cost-accuracy trade-off",
+        paper_value=_V3 + "'calibration alone is not sufficient for EENNs to exploit adaptive "
+                          "computation'",
+        source="paper", foils=("eefp",),
+        foil_note="The EEFP procedure is what the abstract says does change the trade-off "
+                  "('superior cost-accuracy trade-offs'): it must not count as 'no change'.",
         check=Equivalent(a="temp_scaled", b="plain_ee", metric="auc_cost_acc",
                          margin=EQUIV_MARGIN),
         note=("Margin 0.01 (1 accuracy point of the curve area), fixed before running. The "
@@ -157,15 +170,24 @@ CLAIMS = (
         id="c3_eefp_beats_plain",
         where="abstract; v1 results table",
         text="the EEFP-motivated procedure improves the cost-accuracy trade-off",
-        paper_value="MSDNet/CIFAR-100 73.27/75.66/75.58 at 25/50/75% FLOPs (ours)",
+        paper_value="v1 table, the paper's procedure: MSDNet/CIFAR-100 73.27/75.66/75.58 "
+                    "at 25/50/75% FLOPs (no baseline accuracies in that table)",
         check=Better(method="eefp", baseline="plain_ee", metric="auc_cost_acc"),
         note="EEFP procedure is our reconstruction (methods/eefp_early_exit.py, eq. 4)",
+        source="paper", foils=("temp_scaled",),
+        foil_note="Calibration 'alone is not sufficient' (abstract): temperature scaling in "
+                  "the procedure's place must not improve the trade-off.",
     ),
     Claim(
         id="c4_eefp_beats_calibration",
         where="abstract",
         text="our approach achieves superior cost-accuracy trade-offs compared to calibration",
         check=Better(method="eefp", baseline="temp_scaled", metric="auc_cost_acc"),
+        paper_value=_V3 + "'our approach achieves superior cost-accuracy trade-offs compared "
+                          "to calibration'",
+        source="paper", foils=("plain_ee",),
+        foil_note="The uncalibrated network is not 'our approach', and by c2 calibration "
+                  "barely changes its trade-off: it must not beat calibration.",
     ),
     Claim(
         id="c5_eefp_score_higher",
@@ -173,6 +195,9 @@ CLAIMS = (
         text="the proposed procedure has a higher EEFP than the calibrated network",
         paper_value="0.86 vs 0.83 (MSDNet/CIFAR-100); 0.84 vs 0.82 (ViT-S/ImageNet)",
         check=Better(method="eefp", baseline="temp_scaled", metric="eefp"),
+        source="paper", foils=("plain_ee",),
+        foil_note="The paper's own table has the uncalibrated network below the calibrated "
+                  "one (0.82 < 0.83, 0.81 < 0.82): it must not pass.",
         note=("EEFP definition reconstructed (eqs. 1-3). Temperature scaling keeps the "
               "predictions and changes the max-softmax ranking only through the shape of the "
               "logit vectors, as in the paper's 0.82 -> 0.83."),
@@ -184,6 +209,9 @@ CLAIMS = (
              "while giving the better trade-off",
         paper_value="0.15 vs 0.02 (both models)",
         check=Better(method="temp_scaled", baseline="eefp", metric="ece"),
+        source="paper", foils=("plain_ee",),
+        foil_note="The paper's table has the uncalibrated network worse calibrated than the "
+                  "procedure (0.21 and 0.16 vs 0.15): in calibration's place it must not pass.",
         note="our EEFP confidence predicts 'exiting loses nothing', not correctness",
     ),
     Claim(
@@ -191,6 +219,11 @@ CLAIMS = (
         where="abstract (v1 and v3)",
         text="EEFP reflects overall EENN performance more reliably than calibration (ECE)",
         check=Value(method="proxy_study", metric="rho_gap", lo=0.0),
+        paper_value=_V3 + "'EEFP more reliably reflects overall EENN performance'",
+        source="paper", foils=(SWAP,),
+        foil_note="A claim comparing two metrics of one study has no other method to put in "
+                  "the study's place: the mutant exchanges the two proxies on the same "
+                  "networks, the reading (ECE at least as reliable) the claim rules out.",
         note=("Reconstruction: per dataset and seed, 8 networks with random label smoothing, "
               "epochs, weight decay and per-exit temperatures; Spearman(EEFP, area) minus "
               "Spearman(-ECE, area) must have a bootstrap CI of its mean above 0."),
@@ -206,13 +239,19 @@ GRIDS = {
         methods=(cfg(PlainEarlyExit, label="plain_ee", epochs=4),
                  cfg(TemperatureScaledEarlyExit, label="temp_scaled", epochs=4),
                  cfg(EEFPEarlyExit, label="eefp", epochs=4),
-                 cfg(EEFPProxyStudy, label="proxy_study", n_variants=3, epoch_choices=(2, 4))),
+                 cfg(EEFPProxyStudy, label="proxy_study", n_variants=3, epoch_choices=(2, 4)),
+                 cfg(EEFPProxyStudy, label=SWAP, n_variants=3, epoch_choices=(2, 4),
+                     mutant="swap_proxies")),
         note="wiring check only",
     ),
     "quick": Grid(
         datasets=_QUICK_DATA,
         seeds=5,
-        note="4-exit MLP, 40 epochs; proxy study with 8 perturbed networks per cell",
+        methods=(cfg(EEFPEarlyExit), cfg(EEFPProxyStudy), cfg(PlainEarlyExit),
+                 cfg(TemperatureScaledEarlyExit),
+                 cfg(EEFPProxyStudy, label=SWAP, mutant="swap_proxies")),
+        note="4-exit MLP, 40 epochs; proxy study with 8 perturbed networks per cell (and its "
+             "swapped-proxies foil on the same networks)",
     ),
     "full": Grid(
         datasets=_QUICK_DATA + (cfg(DigitsExitTask, label_noise=0.1),
@@ -221,7 +260,8 @@ GRIDS = {
         methods=(cfg(PlainEarlyExit, label="plain_ee"),
                  cfg(TemperatureScaledEarlyExit, label="temp_scaled"),
                  cfg(EEFPEarlyExit, label="eefp"),
-                 cfg(EEFPProxyStudy, label="proxy_study", n_variants=20)),
+                 cfg(EEFPProxyStudy, label="proxy_study", n_variants=20),
+                 cfg(EEFPProxyStudy, label=SWAP, n_variants=20, mutant="swap_proxies")),
         note="more seeds and data variants; 20 perturbed networks per proxy-study cell",
     ),
 }
@@ -251,4 +291,12 @@ BENCHMARK = Benchmark(
                    "of MSDNet / ViT on CIFAR-100 / ImageNet. The paper's body was not available "
                    "offline: the EEFP formula and the EEFP-motivated procedure are "
                    "reconstructions from the abstract (see methods/eefp_early_exit.py)."),
+    amendments=(
+        Amendment(date="2026-12-03", claims=tuple(c.id for c in CLAIMS),
+                  what="source and foils declared (mutant proxy_study[mutant=swap_proxies] "
+                       "added to all grids as c7's foil); paper_value quotes the v3 abstract "
+                       "for c2, c4, c7, and c3's '(ours)' now reads as the paper's 'Ours' row",
+                  why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+    ),
 )

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
+                            sweep)
 from claimbench.baselines.plasticity_measures import (DeadUnitFraction, EffectiveRank, GradNorm,
                                                       ValidationLoss, WeightNorm)
 from claimbench.checks import Better, Rank, Value
@@ -79,28 +80,51 @@ _NOTE = ("The paper's correlations were not read (only its abstract was availabl
          "literature before any run: effective rank and real-data gradient norm up = plastic; "
          "dead fraction and weight norm up = less plastic.")
 
+# The abstract's statements (its only readable part), quoted in paper_value.
+_PREDICTS = "abstract: predicts downstream performance better than existing measures"
+_SELECTS = "abstract: enables pretraining checkpoint selection where validation loss plateaus"
+# Foils: validation loss is the checkpoint-selection rule, not a plasticity measure; the
+# real-data gradient norm is the weakest existing measure of the committed quick run.
+_WEAK = (ValidationLoss.name, GradNorm.name)
+_WEAK_NOTE = ("Validation loss (no plasticity measure at all) and the real-data gradient norm "
+              "(the weakest existing measure here) must not out-predict the stronger existing "
+              "measures: if they did, the check would not need local redundancy to pass.")
+
 CLAIMS = tuple(
     Claim(id=f"c1_spearman_vs_{b}", where="abstract; continual image classification experiment",
           text="local redundancy predicts downstream performance better than existing measures",
-          paper_value="", check=Better(method=LR, baseline=b, metric="spearman", where=_CONT),
-          note=_NOTE)
+          paper_value=_PREDICTS, source="paper",
+          check=Better(method=LR, baseline=b, metric="spearman", where=_CONT),
+          note=_NOTE, foils=tuple(f for f in _WEAK if f != b), foil_note=_WEAK_NOTE)
     for b in MEASURES
 ) + (
     Claim(id="c2_best_predictor", where="abstract",
           text="local redundancy predicts downstream performance better than existing measures",
-          paper_value="",
+          paper_value=_PREDICTS, source="paper",
           check=Rank(method=LR, metric="spearman", k=1, among=(LR, *MEASURES), where=_CONT),
           note="Top average rank of Spearman rho among the five plasticity measures, over the "
-               "continual instances."),
+               "continual instances.",
+          foils=_WEAK,
+          foil_note="In local redundancy's place, validation loss (not a plasticity measure) "
+                    "must not rank first among the existing measures, nor the real-data "
+                    "gradient norm among the other three."),
     Claim(id="c3_strong_correlation", where="research note's proposed check (paper not read)",
           text="local redundancy predicts downstream performance",
-          paper_value="",
+          paper_value=_PREDICTS, source="derived",
           check=Value(method=LR, metric="spearman", lo=0.6, where=_CONT),
           note="Threshold 0.6 on the mean rho is the research note's proposal, not a number of "
-               "the paper (none was available)."),
+               "the paper (none was available).",
+          foils=_WEAK,
+          foil_note="Validation loss and the real-data gradient norm must not reach a strong "
+                    "correlation with downstream accuracy, or 0.6 says nothing about local "
+                    "redundancy."),
     Claim(id="c4_plateau_selection", where="abstract; pretraining checkpoint selection",
           text="enables pretraining checkpoint selection where validation loss plateaus",
-          paper_value="",
+          paper_value=_SELECTS, source="paper",
+          foils=(GradNorm.name,),
+          foil_note="The real-data gradient norm, the weakest existing measure here and local "
+                    "redundancy without its synthetic memorisation task, must not beat "
+                    "validation loss at selection on the plateau.",
           check=Better(method=LR, baseline=ValidationLoss.name, metric="selection_quality",
                        where=_PLAT),
           note="Plateau regime (our reconstruction): one continual pre-training run whose per-task "
@@ -115,7 +139,8 @@ _SMOKE = (cfg(ContinualCheckpoints, n_runs=2, n_tasks=2, steps_per_task=30, hidd
               finetune_steps=20, n_probe=64),
           cfg(PlateauCheckpoints, n_tasks=3, steps_per_task=30, hidden=(16,), finetune_steps=20,
               n_probe=64))
-_SMOKE_METHODS = (cfg(LocalRedundancy, n_samples=64), cfg(EffectiveRank), cfg(DeadUnitFraction),
+_SMOKE_METHODS = (cfg(LocalRedundancy, label=LR, n_samples=64),  # labelled as in the other grids
+                  cfg(EffectiveRank), cfg(DeadUnitFraction),
                   cfg(WeightNorm), cfg(GradNorm), cfg(ValidationLoss))
 # Every measure with defaults, plus the other reading of "expected squared gradient norm": the
 # squared norm of the memorisation loss' gradient over minibatches of 64 random pairs.
@@ -161,4 +186,11 @@ BENCHMARK = Benchmark(
                           "downstream tasks per checkpoint"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-03", claims=tuple(c.id for c in CLAIMS),
+                  what="source and foils declared (val_loss and grad_norm, both already in "
+                       "every grid); paper_value quotes the abstract's statements",
+                  why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+    ),
 )

@@ -38,6 +38,13 @@ Deviations:
 3. Noise calibrated by the analytic Gaussian mechanism (Balle & Wang 2018), not the classic
    sqrt(2 ln(1.25/delta))/eps rule (valid only for eps < 1); both methods use the same calibration.
 4. Ridge-regularised ERM beyond squared loss (the paper's extension) is not implemented.
+
+Mutants for foils (not the paper's method; DecoupledRidge(mutant="") is the method above, unchanged):
+- "no_theta_term": the sensitivity bound (3) drops the (H' - H) theta term of the resolvent
+  identity, Delta = 2 B_x B_y / (n m), as if H did not depend on the data: too little noise.
+- "no_floor": the released estimator drops the curvature floor, (S + alpha I)^{-1} b, while
+  (alpha, c) are tuned and the noise calibrated as above: when c > alpha + l_min the release is
+  neither the estimator of (5) nor covered by the sensitivity bound (3) (a component removed).
 """
 from __future__ import annotations
 
@@ -99,8 +106,11 @@ class DecoupledRidge(Method):
     tuning: str = "plugin"  # Eq. 6 (DP-valid); "validation" = public-validation selection (not accounted)
     alphas: tuple = ALPHA_GRID  # our choice: paper silent
     cs: tuple = C_GRID  # our choice: paper silent
+    mutant: str = ""  # foil only: "no_theta_term" or "no_floor" (see the header); "" = the paper's method
 
     def run(self, data, seed: int) -> dict:
+        if self.mutant not in ("", "no_theta_term", "no_floor"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         X, y = data["X"], data["y"]
         n, d = X.shape
         bx, by, eps, delta = data["bx"], data["by"], data["eps"], data["delta"]
@@ -108,7 +118,10 @@ class DecoupledRidge(Method):
         t0 = time.perf_counter()
         s_unit = unit_sigma(eps, delta)
         pairs = candidate_pairs(self.alphas, self.cs)
-        sens = np.array([decoupled_sensitivity(n, a, c, bx, by) for a, c in pairs])
+        if self.mutant == "no_theta_term":
+            sens = np.array([2.0 * bx * by / (n * max(a, c)) for a, c in pairs])
+        else:
+            sens = np.array([decoupled_sensitivity(n, a, c, bx, by) for a, c in pairs])
         sigmas = s_unit * sens
         S, b = gram_stats(X, y)
         ev, U = np.linalg.eigh(S)
@@ -126,7 +139,7 @@ class DecoupledRidge(Method):
         k = int(np.argmin(scores))
         alpha, c = pairs[k]
         sigma = float(sigmas[k])
-        theta_hat = filter_solve(ev, U, b, floor_filter(ev, alpha, c))
+        theta_hat = filter_solve(ev, U, b, floor_filter(ev, alpha, 0.0 if self.mutant == "no_floor" else c))
         theta = theta_hat + sigma * np.random.default_rng(seed).standard_normal(d)
         elapsed = time.perf_counter() - t0
         return {"theta": theta, "theta_hat": theta_hat, "alpha": float(alpha), "c": float(c),

@@ -39,6 +39,13 @@ Deviations:
      ViT / EfficientNet on ImageNet; cost = analytic FLOPs of the MLP.
   4. Proxy study (5): the paper correlates metrics with performance across models and
      calibration methods; our perturbation family and K are our choice (research note's plan).
+
+Mutants for foils (not the paper's method; the default mutant="" is unchanged bit for bit):
+  swap_proxies (EEFPProxyStudy): the same perturbed networks, with the two proxies' roles
+     exchanged, ECE in EEFP's place and EEFP in ECE's (the study flags its outputs and the
+     benchmark's rho metrics swap them). It is the reading "ECE reflects performance at least
+     as reliably as EEFP" that the claim rules out; a claim comparing two metrics of one study
+     has no other method that could take the study's place.
 """
 from __future__ import annotations
 
@@ -163,8 +170,11 @@ class EEFPProxyStudy(Method):
     epoch_choices: tuple = (5, 10, 20, 40)  # our choice (PlainEarlyExit: 40)
     weight_decays: tuple = (0.0, 1e-4, 1e-3)  # our choice
     log2_temp_range: float = 1.0  # per-exit T ~ 2^U[-1, 1] (research note: "random temperatures")
+    mutant: str = ""  # foil only: "swap_proxies" (see Mutants above); "" is the study itself
 
     def run(self, data: dict, seed: int) -> dict:
+        if self.mutant not in ("", "swap_proxies"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         t0 = time.perf_counter()
         rng = np.random.default_rng([seed, 7919])
         costs = PlainEarlyExit(widths=self.widths).costs(data)
@@ -181,4 +191,7 @@ class EEFPProxyStudy(Method):
             variants.append({"probs": probs, "conf": probs.max(axis=-1),
                              "params": {"label_smoothing": ls, "epochs": ep, "weight_decay": wd,
                                         "temperatures": temps.tolist()}})
-        return {"variants": variants, "costs": costs, "time_s": time.perf_counter() - t0}
+        out = {"variants": variants, "costs": costs, "time_s": time.perf_counter() - t0}
+        if self.mutant:
+            out["swap_proxies"] = True
+        return out

@@ -43,6 +43,11 @@ Deviations:
 4. All constants (c_T, sample constants) are 1 or the oracle's defaults; c_T = 1 (twice the
    ln(n) / (2 eps) of item 2) is shared with the BIMW baseline so that the methods differ only in
    the MVP and its precision.
+
+Mutants for foils (not the paper's method; the default mutant="" is the method above, unchanged):
+- "additive_kde": every KDE query sized for additive error (the density taken as 1, so
+  c_est / eps^2 samples whatever the query's density): the additive-error KDE primitive in place
+  of the relative-error one that the (1 +- eps) relative guarantees rest on. All three tasks.
 """
 from __future__ import annotations
 
@@ -57,14 +62,14 @@ from claimbench.api import Method
 from claimbench.baselines.kde_oracle import SamplingKDE
 
 
-def per_coordinate_matvec(oracle: SamplingKDE, v: np.ndarray, eps: float) -> np.ndarray:
-    """Item 1: K v for v >= 0, each coordinate to relative error eps."""
+def per_coordinate_matvec(oracle: SamplingKDE, v: np.ndarray, eps: float, additive: bool = False) -> np.ndarray:
+    """Item 1: K v for v >= 0, each coordinate to relative error eps (additive: mutant, see header)."""
     W = float(v.sum())
-    return oracle.query(np.arange(oracle.n), v, eps, floor=v / W)
+    return oracle.query(np.arange(oracle.n), v, eps, floor=1.0 if additive else v / W)
 
 
 def refined_power_method(oracle: SamplingKDE, eps: float, mvp_eps_power: float = 1.0,
-                         iters_const: float = 1.0) -> tuple[float, int]:
+                         iters_const: float = 1.0, additive: bool = False) -> tuple[float, int]:
     """Item 2: ||K||_2 as the geometric mean of the power iterates' growth factors."""
     n = oracle.n
     T = max(1, math.ceil(iters_const * math.log(n) / eps))
@@ -72,7 +77,7 @@ def refined_power_method(oracle: SamplingKDE, eps: float, mvp_eps_power: float =
     u = np.full(n, 1.0 / math.sqrt(n))
     log_growth = 0.0
     for _ in range(T):
-        z = np.maximum(per_coordinate_matvec(oracle, u, mvp_eps), 1e-300)
+        z = np.maximum(per_coordinate_matvec(oracle, u, mvp_eps, additive), 1e-300)
         norm = float(np.linalg.norm(z))
         log_growth += math.log(norm)  # ||u|| = 1
         u = z / norm
@@ -80,12 +85,12 @@ def refined_power_method(oracle: SamplingKDE, eps: float, mvp_eps_power: float =
 
 
 def row_sampling_sum(oracle: SamplingKDE, eps: float, rng: np.random.Generator,
-                     row_eps: float = 1.0) -> tuple[float, int]:
+                     row_eps: float = 1.0, additive: bool = False) -> tuple[float, int]:
     """Item 3: s(K) from sampled row sums at constant precision; returns (estimate, rows queried)."""
     n = oracle.n
     t = math.ceil(math.sqrt(n) / eps**2)
     rows = np.arange(n) if t >= n else rng.integers(0, n, size=t)
-    r = oracle.query(rows, np.ones(n), row_eps, floor=1.0 / n)
+    r = oracle.query(rows, np.ones(n), row_eps, floor=1.0 if additive else 1.0 / n)
     return n * float(r.mean()), int(rows.size)
 
 
@@ -95,20 +100,24 @@ class KDELinalg(Method):
     mvp_eps_power: float = 1.0  # item 2: MVP precision eps (abstract's exponent 3 + p, see Deviation 1)
     iters_const: float = 1.0  # T = iters_const ln(n) / eps; shared with the BIMW baseline (Deviation 4)
     row_eps: float = 1.0  # item 3: constant per-row precision (our reconstruction)
+    mutant: str = ""  # foil only: "additive_kde" (see the header); "" = the paper's method
 
     def run(self, data, seed: int) -> dict:
+        if self.mutant not in ("", "additive_kde"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
+        additive = self.mutant == "additive_kde"
         rng = np.random.default_rng(seed)
         oracle = SamplingKDE(data["points"], data["bandwidth"], seed, kernel=data.get("kernel"))
         task, eps = data["task"], data["eps"]
         out: dict = {}
         t0 = time.perf_counter()
         if task == "matvec":
-            out["answer"] = per_coordinate_matvec(oracle, data["v"], eps)
+            out["answer"] = per_coordinate_matvec(oracle, data["v"], eps, additive)
         elif task == "spectral":
             out["answer"], out["iterations"] = refined_power_method(oracle, eps, self.mvp_eps_power,
-                                                                    self.iters_const)
+                                                                    self.iters_const, additive)
         elif task == "sum":
-            out["answer"], out["sample_size"] = row_sampling_sum(oracle, eps, rng, self.row_eps)
+            out["answer"], out["sample_size"] = row_sampling_sum(oracle, eps, rng, self.row_eps, additive)
         else:
             raise ValueError(task)
         out["time_s"] = time.perf_counter() - t0

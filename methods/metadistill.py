@@ -48,6 +48,11 @@ Deviations:
    covariance; the abstract's "diversity-preserving distillation") are off, as in the code's
    LES configuration ``configs/distill_les.json``; the KL to a full teacher covariance
    already penalises a collapsed student population.
+
+Mutants for foils (not the paper's method; the default mutant="" is MetaDistill bit for bit):
+  ssft_ascent: SSFT (6) with the sign of its step flipped, i.e. Adam ascending the same
+     self-supervised objective (a sign error). A test-time setting: it reuses the trained
+     weights of MetaDistill with the same hyperparameters.
 """
 from __future__ import annotations
 
@@ -235,11 +240,13 @@ def distill(sample_tasks, seed: int, popsize: int, generations: int, interval: i
 class SSFT:
     """Self-supervised fine-tuning hook for ``run_les`` (one Adam step per generation)."""
 
-    def __init__(self, interval: int, lr: float, lower: float, upper: float):
+    def __init__(self, interval: int, lr: float, lower: float, upper: float,
+                 ascent: bool = False):
         from collections import deque
 
         self.hist = deque(maxlen=interval)
         self.lr, self.lower, self.upper = lr, lower, upper
+        self.ascent = ascent  # foil mutant ssft_ascent only: step up the objective
         self.opt = None
 
     def __call__(self, params, state, X, fit, cache, eps, X_new, fit_new):
@@ -256,6 +263,8 @@ class SSFT:
         inside = (raw > self.lower) & (raw < self.upper)  # (N, D)
         g_cand = inside * g_f / len(X_new)
         grads = les_backward(params, cache, g_cand.sum(0), (g_cand * eps).sum(0))
+        if self.ascent:
+            grads = {k: -v for k, v in grads.items()}
         self.opt.step(params, grads)
         return params
 
@@ -278,12 +287,16 @@ class MetaDistill(Method):
     sigma_frac: float = 0.1  # LES sigma_init / box width (1.0 on [-5, 5])
     ssft_interval: int = 0  # 0: md_j0 (no SSFT); code evaluates j in {1, 3, 5}
     ssft_lr: float = 1e-4  # code: --adapt-lr 1e-4
+    mutant: str = ""  # foil only: "ssft_ascent" (see Mutants above); "" is MetaDistill
 
     def run(self, data: dict, seed: int) -> dict:
+        if self.mutant not in ("", "ssft_ascent"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         params, info = cached_training(self, data["train"], lambda: self.train(data["train"]),
-                                       eval_only=("ssft_interval", "ssft_lr"))
+                                       eval_only=("ssft_interval", "ssft_lr", "mutant"))
         t0 = time.perf_counter()
-        hook = (SSFT(self.ssft_interval, self.ssft_lr, data["lower"], data["upper"])
+        hook = (SSFT(self.ssft_interval, self.ssft_lr, data["lower"], data["upper"],
+                     ascent=self.mutant == "ssft_ascent")
                 if self.ssft_interval > 0 else None)
         out = run_les(params, data["f"], data["dim"], data["lower"], data["upper"], self.popsize,
                       data["budget"], np.random.default_rng(seed), self.sigma_frac, on_step=hook)

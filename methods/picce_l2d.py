@@ -42,6 +42,13 @@ Deviations:
      with synthetic specialist experts (datasets/deferral_experts.py).
   3. The same network, optimizer, epochs and minibatch order are used for PiCCE and both
      baselines (shared code in baselines/softmax_l2d.py); no early stopping, no tuning.
+
+Mutants for foils (not the paper's method; the default mutant="" is PiCCE bit for bit):
+  random_correct: j* drawn uniformly among the correct experts, i.e. the "confident" half of
+     "pick the confident and correct expert" removed. Each sample still keeps one defer term
+     (single-expert-like), but no reliable expert is identified, which is what the abstract
+     credits for the improved system error. Its draws come from a stream of their own, so
+     the minibatch order stays that of the other surrogates.
 """
 from __future__ import annotations
 
@@ -62,13 +69,23 @@ def picce_select(g: np.ndarray, correct: np.ndarray, n_classes: int) -> np.ndarr
     return np.where(correct.any(axis=1), j, -1)
 
 
-def picce_loss(g: np.ndarray, y: np.ndarray, correct: np.ndarray,
-               n_classes: int) -> tuple[float, np.ndarray]:
-    """Eq. (2) averaged over rows, with its gradient in g (j* held fixed)."""
+def random_correct_select(correct: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Foil mutant: per row a uniformly random correct expert, -1 if none (no confidence)."""
+    if correct.shape[1] == 0:
+        return np.full(correct.shape[0], -1)
+    u = np.where(correct > 0, rng.random(correct.shape), -1.0)  # (B, J)
+    return np.where(correct.any(axis=1), u.argmax(axis=1), -1)
+
+
+def picce_loss(g: np.ndarray, y: np.ndarray, correct: np.ndarray, n_classes: int,
+               pick: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+    """Eq. (2) averaged over rows, with its gradient in g (j* held fixed).
+
+    ``pick`` overrides j* (foil mutants only); None is eq. (2)'s confident pick."""
     n = g.shape[0]
     w = np.zeros_like(g)  # (B, K+J) per-output weights of -log psi
     w[np.arange(n), y] = 1.0
-    j = picce_select(g, correct, n_classes)
+    j = picce_select(g, correct, n_classes) if pick is None else pick
     has = j >= 0
     w[np.flatnonzero(has), n_classes + j[has]] = 1.0
     return weighted_ce(g, w)
@@ -79,6 +96,16 @@ class PiCCE(L2DSurrogate):
     """The PiCCE surrogate (2) trained like every other surrogate of the benchmark."""
 
     name: ClassVar[str] = "picce"
+    mutant: str = ""  # foil only: "random_correct" (see Mutants above); "" is the paper's PiCCE
+
+    def train(self, x, y, correct, n_classes, seed):
+        if self.mutant not in ("", "random_correct"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
+        self._pick_rng = np.random.default_rng([seed, 1]) if self.mutant else None
+        return super().train(x, y, correct, n_classes, seed)
 
     def loss_and_grad(self, g, y, correct, n_classes):
+        if self.mutant == "random_correct":
+            return picce_loss(g, y, correct, n_classes,
+                              pick=random_correct_select(correct, self._pick_rng))
         return picce_loss(g, y, correct, n_classes)

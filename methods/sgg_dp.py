@@ -46,6 +46,12 @@ Deviations:
    one hockey-stick divergence is computed.
 5. Algorithm 7's discretisation step is ours: h = h_rel eps / k with h_rel = 2e-3, so k-fold
    rounding moves the loss by at most 0.2% of eps (about 0.2% of MSE on the Gaussian member).
+
+Mutants for foils (not the paper's method; SGGSearch(mutant="") is the method above, unchanged):
+- "sphere_off_by_one": the privacy integral of item 3 takes the polar angle's law on S^T
+  (weight sin^{T-1}) instead of S^{T-1} (sin^{T-2}), an off-by-one in the sphere's dimension.
+  The shift's component along the noise looks smaller than it is, so delta is underestimated
+  and every member is under-noised (MSE too small by about T / (T + 1) for the Gaussian).
 """
 from __future__ import annotations
 
@@ -188,7 +194,7 @@ def _polar_nodes(T: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _near_region(levels: np.ndarray, shift: float, a: float, p: float, T: int, quad: "Quadrature",
-                 loss_weight: bool) -> np.ndarray:
+                 loss_weight: bool, polar_T: int | None = None) -> np.ndarray:
     """a > 0 only: the part of {L > level} around the shifted centre, where f(x - shift e_1) -> 0.
 
     Integrated in polar coordinates (rho, psi) centred at shift e_1, which resolve the small
@@ -202,7 +208,7 @@ def _near_region(levels: np.ndarray, shift: float, a: float, p: float, T: int, q
     shape = (T + a) / p
     rho_m = (a / p) ** (1.0 / p)
     phi_m = a / p - a * math.log(rho_m)
-    cpsi, wpsi = _polar_nodes(T, quad.n_theta)
+    cpsi, wpsi = _polar_nodes(T if polar_T is None else polar_T, quad.n_theta)
     cpsi = cpsi[:, None]  # (n_psi, 1)
 
     def loss_at(u):
@@ -246,15 +252,17 @@ class SGGDelta:
     once here and every call (one per shift tried by the calibration) reuses them.
     """
 
-    def __init__(self, eps: float, a: float, p: float, T: int, quad: "Quadrature"):
+    def __init__(self, eps: float, a: float, p: float, T: int, quad: "Quadrature", polar_offset: int = 0):
         self.eps, self.a, self.p, self.T, self.quad = eps, a, p, T, quad
+        self.polar_T = T + polar_offset  # dimension of the angle's law: T (polar_offset != 0: mutant only)
         self.r, self.wr = _radial_nodes(T - 1 + a, p, quad.n_panels, quad.n_per)
         c = eps + self.r**p - (a * np.log(self.r) if a != 0.0 else 0.0)
         self.rho2 = _outer_root(c, a, p)
 
     def __call__(self, shift: float) -> float:
         eps, a, p, T, quad, r, wr = self.eps, self.a, self.p, self.T, self.quad, self.r, self.wr
-        near = float(_near_region(np.array([eps]), shift, a, p, T, quad, True)[0]) if a > 0 else 0.0
+        near = (float(_near_region(np.array([eps]), shift, a, p, T, quad, True, self.polar_T)[0])
+                if a > 0 else 0.0)
         if T == 1:
             # The outer branch only: for a > 0 the inner one is in `near`.
             total = np.zeros_like(r)
@@ -273,7 +281,7 @@ class SGGDelta:
             rho = np.sqrt(np.maximum(rr * rr - 2.0 * rr * shift * np.cos(th) + shift * shift, 0.0))
             g = np.maximum(-np.expm1(eps - _loss(rr, rho, a, p)), 0.0)
             with np.errstate(divide="ignore"):
-                wt = np.exp((T - 2) * np.log(np.sin(th)) - _log_norm_sphere(T))
+                wt = np.exp((self.polar_T - 2) * np.log(np.sin(th)) - _log_norm_sphere(self.polar_T))
             total[live] = half[live] * np.sum(g * wt * w[None, :], axis=1)
         return float(np.dot(wr, total)) + near
 
@@ -377,7 +385,8 @@ def _solve_shift(delta_of_shift, target: float, monotone: bool = True, start: fl
 
 
 def calibrate_sgg(eps: float, delta: float, T: int, a: float, p: float, k: int = 1,
-                  composition: str = "tight", quad: Quadrature = Quadrature(), h_rel: float = 2e-3) -> dict:
+                  composition: str = "tight", quad: Quadrature = Quadrature(), h_rel: float = 2e-3,
+                  polar_offset: int = 0) -> dict:
     """beta and MSE of SGG(alpha = T - 1 + a, p) at unit l2-sensitivity (items 4 and 6).
 
     k > 1: the k invocations are jointly (eps, delta)-DP, by tight PLD composition or by
@@ -390,7 +399,7 @@ def calibrate_sgg(eps: float, delta: float, T: int, a: float, p: float, k: int =
     if k == 1 or composition == "sequential":
         e, d = split_budget(eps, delta, k)
         start = scale / analytic_gaussian_sigma(e, d)
-        shift = _solve_shift(SGGDelta(e, a, p, T, quad), d, monotone, start)
+        shift = _solve_shift(SGGDelta(e, a, p, T, quad, polar_offset), d, monotone, start)
     elif composition == "tight":
         start = scale / (math.sqrt(k) * analytic_gaussian_sigma(eps, delta))
         h = h_rel * eps / k  # rounding up shifts the k-fold loss by at most k h = h_rel eps
@@ -403,7 +412,7 @@ def calibrate_sgg(eps: float, delta: float, T: int, a: float, p: float, k: int =
 
 
 def search_sgg(eps: float, delta: float, T: int, a_grid, p_grid, refine: bool = True,
-               quad: Quadrature = Quadrature(), max_refine_evals: int = 60) -> dict:
+               quad: Quadrature = Quadrature(), max_refine_evals: int = 60, polar_offset: int = 0) -> dict:
     """Least-MSE SGG member for one-shot (eps, delta) in R^T (item 5)."""
     from scipy.optimize import minimize
 
@@ -416,7 +425,7 @@ def search_sgg(eps: float, delta: float, T: int, a_grid, p_grid, refine: bool = 
                 cache[key] = math.inf
             else:
                 try:
-                    cache[key] = calibrate_sgg(eps, delta, T, a, p, quad=quad)["mse"]
+                    cache[key] = calibrate_sgg(eps, delta, T, a, p, quad=quad, polar_offset=polar_offset)["mse"]
                 except (ValueError, OverflowError, FloatingPointError):  # no admissible scale found
                     cache[key] = math.inf
         return cache[key]
@@ -475,6 +484,8 @@ class SGGMechanism(Method):
         if k > 1 and self.composition == "tight":
             seq = calibrate_sgg(data["eps"], data["delta"], data["T"], self.a, self.p, k, "sequential", quad)
             out["mse_sequential"] = seq["mse"] * sens2
+        elif k > 1:  # sequential composition is its own reference: composition_gain = 1
+            out["mse_sequential"] = out["mse"]
         return out
 
 
@@ -489,6 +500,7 @@ class SGGSearch(Method):
     refine_evals: int = 40  # our choice: Nelder-Mead calibrations after the grid
     n_panels: int = 48  # our choice: radial quadrature panels (x 8 nodes)
     n_theta: int = 24  # our choice: polar quadrature nodes per cap
+    mutant: str = ""  # foil only: "sphere_off_by_one" (see the header); "" = the paper's method
 
     def applies_to(self, dataset) -> str | None:
         if getattr(dataset, "k", 1) != 1:
@@ -496,11 +508,14 @@ class SGGSearch(Method):
         return None
 
     def run(self, data, seed: int) -> dict:
+        if self.mutant not in ("", "sphere_off_by_one"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
         quad = _resolution(self.n_panels, self.n_theta)
         sens2 = data.get("sensitivity", 1.0) ** 2
         t0 = time.perf_counter()
         res = search_sgg(data["eps"], data["delta"], data["T"], self.a_grid, self.p_grid,
-                         refine=self.refine_evals > 0, quad=quad, max_refine_evals=self.refine_evals)
+                         refine=self.refine_evals > 0, quad=quad, max_refine_evals=self.refine_evals,
+                         polar_offset=1 if self.mutant == "sphere_off_by_one" else 0)
         elapsed = time.perf_counter() - t0
         member = {(a, p): m for a, p, m in res["grid"]}
         return {"mse": res["mse"] * sens2, "a": res["a"], "alpha": res["alpha"], "p": res["p"],

@@ -68,6 +68,13 @@ Deviations:
      before the quick grid we moved to the last decade (the local exponent approaches 1/3
      from above as the logit scale grows) and keep the two-decade fit as
      ``loss_exponent_wide``.
+
+Mutants for foils (not the paper's method; mutant="" is the method above, unchanged):
+  - "hard_labels": train on the teacher's argmax (one-hot) labels instead of its softmax
+    distribution; the loss reported is still the KL to the teacher. The target the loss sees
+    is then peaked whatever the teacher's temperature (hard-label training in place of
+    distillation). Applies to soft teachers only (temperature >= 0.1): on a (near-)peaked
+    teacher the hard labels are the teacher's own and the mutant is the method itself.
 """
 from __future__ import annotations
 
@@ -84,6 +91,17 @@ from claimbench.datasets.teacher_student import (ScalarTeacher, SoftmaxTeacher, 
 from claimbench.optim import Adam
 
 LOSSES = ("ce", "mse_prob", "mse_logit")
+MUTANTS = ("", "hard_labels")
+HARD_LABEL_MIN_T = 0.1  # below: the teacher's labels are (nearly) one-hot already
+
+
+def _mutant_reason(mutant: str, loss: str, temperature: float) -> str | None:
+    """Why a mutant does not apply (None: it does)."""
+    if mutant not in MUTANTS:
+        return f"unknown mutant {mutant!r}"
+    if mutant == "hard_labels" and (loss == "mse_logit" or temperature < HARD_LABEL_MIN_T):
+        return "hard labels differ from the teacher's only for a soft teacher and a softmax loss"
+    return None
 OPTIMIZERS = ("gd", "adam")
 ADAM_LR = 3e-3  # paper's Adam lr for the toy (exp/exp-0.py)
 # GD steps (ours): the squared error on logits has curvature E[x x^T] = I (rmsnorm'ed inputs;
@@ -244,16 +262,19 @@ class ScalarSoftmax(Method):
     n_checkpoints: int = 80  # log-spaced (ours)
     fit_decades: float = 1.0  # late window [steps/10, steps] (ours)
     loss_floor: float = 1e-12  # below: float round-off of a converged loss (ours)
+    mutant: str = ""  # foil only: "hard_labels" (see the header); "" = the method
 
     def applies_to(self, dataset) -> str | None:
         if not isinstance(dataset, ScalarTeacher):
             return "the scalar model trains on scalar_teacher data only"
         if self.loss == "mse_logit" and dataset.temperature == 0.0:
             return "squared error on logits needs finite teacher logits (temperature > 0)"
-        return None
+        return _mutant_reason(self.mutant, self.loss, dataset.temperature) if self.mutant else None
 
     def run(self, data: dict, seed: int) -> dict:
         u, w, p, T = data["u"], data["w"], data["p"], data["temperature"]
+        # p is the teacher's probability of its own class: its hard label is 1 (mutant only).
+        p_fit = np.ones_like(p) if self.mutant == "hard_labels" else p
         lr = self.lr if self.lr is not None else (
             SCALAR_GD_LR[self.loss] if self.optimizer == "gd" else ADAM_LR)
         opt = Optimizer(self.optimizer, lr)
@@ -262,7 +283,7 @@ class ScalarSoftmax(Method):
         ts, ls, ss, gs = [], [], [], []
         t0 = time.perf_counter()
         for t in range(1, self.steps + 1):
-            g = scalar_grad(float(params["D"]), u, w, p, T, self.loss)
+            g = scalar_grad(float(params["D"]), u, w, p_fit, T, self.loss)
             opt.step(params, {"D": np.array(g)})
             if t in ck:
                 L, g_now = scalar_loss_grad(float(params["D"]), u, w, p, T, self.loss)
@@ -303,6 +324,11 @@ def logit_loss(z: np.ndarray, P: np.ndarray | None, z_t: np.ndarray | None, loss
         L = float((r * r).sum() / B) if value else None
         return L, Q * (g - (g * Q).sum(axis=1, keepdims=True))
     raise ValueError(f"loss {loss!r} not in {LOSSES}")
+
+
+def one_hot_argmax(P: np.ndarray) -> np.ndarray:
+    """The teacher's hard labels: one-hot of the argmax over the last axis (mutant only)."""
+    return (P.argmax(axis=-1)[..., None] == np.arange(P.shape[-1])).astype(P.dtype)
 
 
 class LinearHead:
@@ -364,6 +390,7 @@ class _SoftmaxStudent(Method):
     n_checkpoints: int = 60  # log-spaced (ours)
     fit_decades: float = 1.0  # late window [steps/10, steps] (ours)
     loss_floor: float = 1e-12  # below: float round-off of a converged loss (ours)
+    mutant: str = ""  # foil only: "hard_labels" (see the header); "" = the method
 
     def _model(self, d: int, vocab: int, rng: np.random.Generator):  # pragma: no cover
         raise NotImplementedError
@@ -373,7 +400,7 @@ class _SoftmaxStudent(Method):
             return "softmax students train on softmax_teacher data only"
         if self.loss == "mse_logit" and dataset.temperature == 0.0:
             return "squared error on logits needs finite teacher logits (temperature > 0)"
-        return None
+        return _mutant_reason(self.mutant, self.loss, dataset.temperature) if self.mutant else None
 
     def run(self, data: dict, seed: int) -> dict:
         w_t, T = data["teacher_w"], data["temperature"]
@@ -388,6 +415,8 @@ class _SoftmaxStudent(Method):
         x_eval = data["x_train"] if finite else data["x_probe"]  # (n, d)
         p_eval = data["p_train"] if finite else data["p_probe"]  # (n, V)
         zt_eval = x_eval @ w_t.T / T if need_logits else None
+        hard = self.mutant == "hard_labels"
+        p_fit = one_hot_argmax(p_eval) if hard and finite else p_eval  # training targets
         ck = set(checkpoints(self.steps, self.n_checkpoints).tolist())
         ts, ls, ss, gs = [], [], [], []
         done = False
@@ -400,11 +429,13 @@ class _SoftmaxStudent(Method):
                 xs = rmsnorm(rng.standard_normal((k_n, self.batch, d)))  # (K, B, d)
                 zl = xs @ w_t.T  # (K, B, V) teacher logits at T = 1
                 ps = None if need_logits else teacher_probs(zl, T)
+                if hard:
+                    ps = one_hot_argmax(ps)
                 zts = zl / T if need_logits else None
             for k in range(k_n):
                 t = c0 + k + 1
                 if finite:
-                    x, P, zt = x_eval, p_eval, zt_eval
+                    x, P, zt = x_eval, p_fit, zt_eval
                 else:
                     x = xs[k]
                     P = None if ps is None else ps[k]
