@@ -71,8 +71,16 @@ def prefix_history(data: dict) -> tuple[np.ndarray, np.ndarray]:
     return w * A[:, j0].astype(float), w * B[i0, :].astype(float)
 
 
-def run_ftrl(data: dict, eta: float, regularizer: str, alternating: bool, cap: int) -> dict:
-    """Self-play FTRL until the first eps-Nash iterate or ``cap`` iterates."""
+def run_ftrl(data: dict, eta: float, regularizer: str, alternating: bool, cap: int,
+             lazy: bool = True) -> dict:
+    """Self-play FTRL until the first eps-Nash iterate or ``cap`` iterates.
+
+    ``lazy=False`` (alternating play only) is the greedy counterpart used as a foil: after the
+    first iterate each player steps from its current strategy, Q(x_t + eta u_t) (online mirror
+    descent), instead of Q(eta U_{t+1}) on the cumulative utility. With the entropic map the two
+    coincide (MWU)."""
+    if not lazy and not alternating:
+        raise ValueError("run_ftrl: lazy=False is defined for alternating play only")
     A, B, P, eps = data["A"], data["B"], data["P"], float(data["eps"])
     Q = choice_map(regularizer)
     U1, U2 = prefix_history(data)  # (m,), (n,)
@@ -85,7 +93,8 @@ def run_ftrl(data: dict, eta: float, regularizer: str, alternating: bool, cap: i
     start = time.perf_counter()
     t = 0
     for t in range(1, cap + 1):
-        x_new = Q(eta * U1)  # (m,)
+        greedy = not lazy and x is not None
+        x_new = Q(x + eta * u1) if greedy else Q(eta * U1)  # (m,)
         if alternating:
             if y is not None:
                 # Half step: only player 1 moved, against the previous y.
@@ -94,7 +103,7 @@ def run_ftrl(data: dict, eta: float, regularizer: str, alternating: bool, cap: i
                 phi_prev = phi_half
             u2 = B.T @ x_new  # (n,)
             U2 = U2 + u2
-            y_new = Q(eta * U2)
+            y_new = Q(y + eta * u2) if greedy else Q(eta * U2)
         else:
             y_new = Q(eta * U2)
             u2 = B.T @ x_new

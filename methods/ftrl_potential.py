@@ -51,77 +51,17 @@ the paper's method):
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
 
 from claimbench.api import Method
-from claimbench.baselines.ftrl import choice_map, log_times, prefix_history, run_ftrl
+from claimbench.baselines.ftrl import run_ftrl
 
 
 def upper_bound_log(eps: float, const: float = 1.0) -> float:
     """Natural log of the time bound exp(const / eps^2)."""
     return const / eps**2
-
-
-def run_greedy_alternating(data: dict, eta: float, cap: int) -> dict:
-    """Mutant ``greedy``: alternating self-play of projected gradient ascent (not FTRL).
-
-    Same first iterate, order, stopping rule and outputs as
-    ``run_ftrl(..., "euclidean", alternating=True)``; only the update differs:
-    x_{t+1} = Proj(x_t + eta u_t) instead of Proj(eta U_{t+1}).
-    """
-    A, B, P, eps = data["A"], data["B"], data["P"], float(data["eps"])
-    Q = choice_map("euclidean")
-    U1, U2 = prefix_history(data)  # (m,), (n,) the start profile's history
-    marks = log_times(cap)
-    trace: list[tuple[float, float, float]] = []
-    t_eps = None
-    phi_prev = None
-    drop_max = 0.0
-    x = y = None
-    u1 = None
-    start = time.perf_counter()
-    t = 0
-    for t in range(1, cap + 1):
-        # First iterate from the history, as FTRL; then greedy steps from the current point.
-        x_new = Q(eta * U1) if x is None else Q(x + eta * u1)  # (m,)
-        if y is not None:
-            phi_half = float(x_new @ P @ y)
-            drop_max = max(drop_max, phi_prev - phi_half)
-            phi_prev = phi_half
-        u2 = B.T @ x_new  # (n,)
-        y_new = Q(eta * (U2 + u2)) if y is None else Q(y + eta * u2)
-        x, y = x_new, y_new
-        u1 = A @ y  # (m,)
-        phi = float(x @ P @ y)
-        if phi_prev is not None:
-            drop_max = max(drop_max, phi_prev - phi)
-        phi_prev = phi
-        gap = max(float(u1.max() - x @ u1), float(u2.max() - u2 @ y))
-        if t in marks:
-            trace.append((float(t), phi, gap))
-        if gap <= eps:
-            t_eps = t
-            break
-    elapsed = time.perf_counter() - start
-    if not trace or trace[-1][0] != float(t):
-        trace.append((float(t), phi, gap))
-    tr_t, tr_phi, tr_gap = (list(c) for c in zip(*trace))
-    return {
-        "t_eps": float(t_eps if t_eps is not None else cap),
-        "censored": 0.0 if t_eps is not None else 1.0,
-        "iterations": float(t),
-        "x": x, "y": y,
-        "final_potential": phi,
-        "final_gap": gap,
-        "potential_drop_max": float(max(drop_max, 0.0)),
-        "time_s": elapsed,
-        "traces": {"potential": {"x": tr_t, "y": tr_phi},
-                   "nash_gap": {"x": tr_t, "y": tr_gap}},
-    }
 
 
 @dataclass
@@ -140,7 +80,7 @@ class LazyAlternatingFTRL(Method):
             if self.regularizer != "euclidean":
                 raise ValueError("mutant 'greedy' needs regularizer='euclidean' (entropic: "
                                  "greedy = lazy = MWU, the method itself)")
-            out = run_greedy_alternating(data, self.eta, int(self.cap))
+            out = run_ftrl(data, self.eta, "euclidean", True, int(self.cap), lazy=False)
         elif self.mutant:
             raise ValueError(f"unknown mutant {self.mutant!r}")
         else:

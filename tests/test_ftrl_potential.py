@@ -193,7 +193,10 @@ def test_smoke_grid_runs():
 
 def test_greedy_mutant_is_projected_gradient_and_polynomial_on_the_staircase():
     # Foil "greedy": same first iterate as lazy Euclidean FTRL, then x_{t+1} = Proj(x_t + eta u_t).
-    from claimbench.methods.ftrl_potential import run_greedy_alternating
+    from claimbench.baselines.ftrl import run_ftrl
+
+    def run_greedy_alternating(data, eta, cap):
+        return run_ftrl(data, eta, "euclidean", True, cap, lazy=False)
 
     data = _game(COORD, start=(0, 0), prefix=1, eps=1e-9)
     lazy = run_ftrl(data, 0.3, "euclidean", True, 1)

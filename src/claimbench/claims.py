@@ -273,7 +273,7 @@ def _stat_values(c, ev: Evidence, method: str) -> np.ndarray:
     return np.array(list(ev.values(method, c.metric, c.where).values()))
 
 
-def test_value(c: Value, ev: Evidence, method: str, alpha_floor: float) -> Tested:
+def judge_value(c: Value, ev: Evidence, method: str, alpha_floor: float) -> Tested:
     x = _stat_values(c, ev, method)
     lo, hi = c.bounds()
     threshold = f"{c.stat} {_fmt_bounds(lo, hi)}"
@@ -367,7 +367,7 @@ def _ratio_logs(c: Ratio, ev: Evidence, num: str, den: str) -> np.ndarray:
     return np.log(a / b)
 
 
-def test_ratio(c: Ratio, ev: Evidence, alpha_floor: float) -> Tested:
+def judge_ratio(c: Ratio, ev: Evidence, alpha_floor: float) -> Tested:
     logs = _ratio_logs(c, ev, c.numerator, c.denominator)
     lo = math.log(c.at_least) if c.at_least is not None else -math.inf
     hi = math.log(c.at_most) if c.at_most is not None else math.inf
@@ -379,7 +379,7 @@ def test_ratio(c: Ratio, ev: Evidence, alpha_floor: float) -> Tested:
                    f"{c.metric}", threshold, transform=math.exp, alpha_floor=alpha_floor)
 
 
-def test_better(c: Better, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
+def judge_better(c: Better, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
     a, b = ev.pairs(c.method, c.baseline, c.metric, c.where)
     imp = (a - b) if higher else (b - a)  # (units,)
     sr = stats.SignedRank(imp)
@@ -435,7 +435,7 @@ def _slope_data(c: Slope, ev: Evidence, method: str) -> tuple[np.ndarray, np.nda
     return x, y
 
 
-def test_slope(c: Slope, ev: Evidence, method: str, alpha_floor: float) -> Tested:
+def judge_slope(c: Slope, ev: Evidence, method: str, alpha_floor: float) -> Tested:
     from scipy import stats as sps
 
     x, y = _slope_data(c, ev, method)
@@ -477,7 +477,7 @@ def test_slope(c: Slope, ev: Evidence, method: str, alpha_floor: float) -> Teste
     return Tested(p, decide)
 
 
-def test_equivalent(c: Equivalent, ev: Evidence, alpha_floor: float) -> Tested:
+def judge_equivalent(c: Equivalent, ev: Evidence, alpha_floor: float) -> Tested:
     a, b = ev.pairs(c.a, c.b, c.metric, c.where)
     m = c.margin * abs(float(b.mean())) if c.rel else c.margin
     d = a - b
@@ -505,7 +505,7 @@ def _rank_scores(c: Rank, ev: Evidence) -> tuple[list[str], np.ndarray]:
     return methods, scores
 
 
-def test_rank(c: Rank, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
+def judge_rank(c: Rank, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
     methods, scores = _rank_scores(c, ev)
     rt = stats.rank_test(scores, methods, higher)
     j = methods.index(c.method)
@@ -565,19 +565,19 @@ def substitute(check, old: str, new: str):
     return dataclasses.replace(check, **changes)
 
 
-def test_check(bench: Benchmark, check, ev: Evidence, alpha_floor: float = ALPHA) -> Tested:
+def judge_check(bench: Benchmark, check, ev: Evidence, alpha_floor: float = ALPHA) -> Tested:
     if isinstance(check, Value):
-        return test_value(check, ev, check.method, alpha_floor)
+        return judge_value(check, ev, check.method, alpha_floor)
     if isinstance(check, Ratio):
-        return test_ratio(check, ev, alpha_floor)
+        return judge_ratio(check, ev, alpha_floor)
     if isinstance(check, Better):
-        return test_better(check, ev, _higher(bench, check.metric), alpha_floor)
+        return judge_better(check, ev, _higher(bench, check.metric), alpha_floor)
     if isinstance(check, Slope):
-        return test_slope(check, ev, check.method, alpha_floor)
+        return judge_slope(check, ev, check.method, alpha_floor)
     if isinstance(check, Equivalent):
-        return test_equivalent(check, ev, alpha_floor)
+        return judge_equivalent(check, ev, alpha_floor)
     if isinstance(check, Rank):
-        return test_rank(check, ev, _higher(bench, check.metric), alpha_floor)
+        return judge_rank(check, ev, _higher(bench, check.metric), alpha_floor)
     raise TypeError(f"unknown check {type(check).__name__}")
 
 
@@ -599,7 +599,7 @@ def is_loose(check) -> bool:
 
 def _safe_test(bench, check, ev, alpha_floor) -> Tested | Outcome:
     try:
-        return test_check(bench, check, ev, alpha_floor)
+        return judge_check(bench, check, ev, alpha_floor)
     except NoEvidence as exc:
         return Outcome(exc.verdict, detail=exc.detail)
     except Exception as exc:  # a broken check is reported, never hidden
