@@ -71,6 +71,15 @@ def test_better_ties_are_kept():
     assert res.p_value > 0.05
 
 
+def test_rounding_noise_is_a_tie_not_a_win():
+    base = np.linspace(1.0, 2.0, 20)
+    noisy = base - np.where(np.arange(20) < 14, 1e-16 * base, 0.0)  # (20,) equal up to rounding
+    noisy[14:] -= 0.01  # six real improvements
+    res = verdict(Better("mean", "noop", "abs_error"), rows_from({"mean": list(noisy),
+                                                                  "noop": list(base)}))
+    assert res.ci[0] <= 0.0 and res.verdict != "reproduced"
+
+
 def test_non_inferiority_is_tested_against_its_margin():
     rows = rows_from({"mean": list(BASE - 0.3), "noop": list(BASE)})
     assert verdict(Better("mean", "noop", "abs_error", margin=-0.1), rows).verdict == "reproduced"
@@ -214,6 +223,13 @@ def test_a_foil_that_passes_makes_the_claim_not_discriminating():
     assert [(f.foil, f.verdict) for f in weak.foils] == [("also", "reproduced")]
     strong = verdict(Better("mean", "noop", "abs_error"), rows, foils=("bad",))
     assert strong.verdict == "reproduced" and strong.foils[0].verdict == "not_reproduced"
+
+
+def test_a_claim_whose_foils_cannot_be_evaluated_is_not_discriminating():
+    rows = rows_from({"mean": list(BASE - 0.5), "noop": list(BASE)})
+    res = verdict(Better("mean", "noop", "abs_error"), rows, foils=("ghost",))
+    assert res.foils[0].verdict == "not_run" and res.verdict == "not_discriminating"
+    assert "discrimination not shown" in res.detail
 
 
 def test_a_loose_bound_is_flagged_by_its_foils():

@@ -18,7 +18,7 @@ bounds). Rows are aggregated to the benchmark's unit of replication before any t
 
 Then the same check runs with each of the claim's foils in the subject's place, at the
 unadjusted alpha (the stricter test of discrimination); a foil that passes makes the claim
-``not_discriminating``.
+``not_discriminating``, and so does a claim none of whose foils could produce the statistic.
 """
 from __future__ import annotations
 
@@ -37,6 +37,8 @@ from .checks import Better, Equivalent, Rank, Ratio, Slope, Value, subject_role
 VERDICTS = ("reproduced", "not_reproduced", "inconclusive", "not_discriminating", "vacuous",
             "not_run", "error")
 ALPHA = 0.05
+TIE_RTOL = 1e-12  # paired differences within this relative tolerance are ties
+DECIDED = ("reproduced", "not_reproduced", "inconclusive")  # a foil that produced the statistic
 
 
 @dataclass
@@ -382,6 +384,9 @@ def judge_ratio(c: Ratio, ev: Evidence, alpha_floor: float) -> Tested:
 def judge_better(c: Better, ev: Evidence, higher: bool, alpha_floor: float) -> Tested:
     a, b = ev.pairs(c.method, c.baseline, c.metric, c.where)
     imp = (a - b) if higher else (b - a)  # (units,)
+    # A difference at floating-point noise is a tie (two runs that agree up to rounding), not
+    # a win: otherwise a lower bound of 3e-17 would clear a margin of 0.
+    imp = np.where(np.abs(imp) <= TIE_RTOL * np.maximum(np.abs(a), np.abs(b)), 0.0, imp)
     sr = stats.SignedRank(imp)
     p = sr.p_greater(c.margin)
     est = stats.hodges_lehmann(imp)
@@ -647,6 +652,10 @@ def evaluate_benchmark(bench: Benchmark, rows: Iterable[dict], include_external:
         if is_loose(claim.check) and verdict not in ("not_run", "error"):
             verdict = "vacuous"
         elif verdict == "reproduced" and any(f.verdict == "reproduced" for f in foils):
+            verdict = "not_discriminating"
+        elif verdict == "reproduced" and foils and not any(f.verdict in DECIDED for f in foils):
+            # No foil produced the statistic: nothing has shown that the check can fail. (A
+            # claim with no foils at all is refused by the contract test of every benchmark.)
             verdict = "not_discriminating"
         detail = outcome.detail
         if verdict == "inconclusive" and outcome.seeds_needed is not None:
