@@ -125,22 +125,34 @@ def plot_slopes(bench: Benchmark, rows: list[dict], results, folder: Path) -> li
         c = claim.check
         if not isinstance(c, Slope):
             continue
-        from .claims import _matches
+        from .claims import _matches, subject_of
 
-        pts = []
-        for r in rows:
-            if r["method"] != c.method or r["status"] != "ok" or not _matches(r, dict(c.where)):
-                continue
-            params = r["dataset_params" if c.x_from == "dataset" else "method_params"]
-            y = r["metrics"].get(c.metric)
-            if c.x in params and y is not None:
-                pts.append((float(params[c.x]), float(y)))
+        def points(method: str) -> list[tuple[float, float]]:
+            out = []
+            for r in rows:
+                if r["method"] != method or r["status"] != "ok" or not _matches(r, dict(c.where)):
+                    continue
+                params = r["dataset_params" if c.x_from == "dataset" else "method_params"]
+                y = r["metrics"].get(c.metric)
+                if c.x in params and y is not None:
+                    out.append((float(params[c.x]), float(y)))
+            return out
+
+        pts = points(c.method)
         if len(pts) < 2:
             continue
         x, y = np.array(pts).T
         fig, ax = plt.subplots(figsize=(5, 3.8))
         ax.plot(x, y, "o", ms=4, label=c.method)
         res = by_id.get(claim.id)
+        # The foils beside the method: the same fit must fail on them.
+        verdicts = {f.foil: f.verdict for f in res.foils} if res else {}
+        for foil in claim.foils:
+            fp = points(foil)
+            if fp and foil != subject_of(claim):
+                fx, fy = np.array(fp).T
+                ax.plot(fx, fy, "x", ms=4, alpha=0.7,
+                        label=f"foil {foil}: {verdicts.get(foil, '?')}")
         if res is not None and res.estimate is not None and (not c.log_y or np.all(y > 0)) \
                 and (not c.log_x or np.all(x > 0)):
             tx = np.log(x) if c.log_x else x
