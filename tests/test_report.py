@@ -89,3 +89,20 @@ def test_locked_claims_need_an_amendment(filled, tmp_path):
     write_reports([amended], store, tmp_path, all_benches={"toy": amended})
     pvo = (tmp_path / "toy" / "paper_vs_ours.md").read_text()
     assert "## Amendments" in pvo and "bound 1e-9 -\\> 1" in pvo
+
+
+def test_readme_counts_match_the_committed_reports():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    index = (root / "reports" / "README.md").read_text()
+    line = next(l for l in index.splitlines() if "Over all of them" in l)
+    paper = re.search(r"paper claims reproduced: (\d+) of (\d+)", line).groups()
+    derived = re.search(r"derived checks passed: (\d+) of (\d+)", line).groups()
+    readme = " ".join((root / "README.md").read_text().split())
+    assert f"{paper[0]} of {paper[1]} paper claims reproduced" in readme
+    assert f"{derived[0]} of {derived[1]} derived checks passed" in readme
+    for verdict in ("not_discriminating", "inconclusive", "not_reproduced"):
+        n = re.search(rf"(\d+) {verdict}", line).group(1)
+        assert f"{n} claims `{verdict}`" in readme or f"{n} `{verdict}`" in readme, verdict
