@@ -307,3 +307,78 @@ def test_is_loose():
     assert is_loose(Value("a", "m")) and is_loose(Slope("a", "m", "x"))
     assert is_loose(Better("a", "b", "m", margin=-math.inf))
     assert not is_loose(Value("a", "m", hi=1.0)) and not is_loose(Better("a", "b", "m"))
+
+
+# -- differences of slopes, interactions, growth forms ----------------------------------------------
+def _two_scope_rows(e1, e2, noise=0.02):
+    rows = []
+    for scope, e in (("smooth", e1), ("rough", e2)):
+        g = np.random.default_rng(hash(scope) % 2**32)
+        for i, T in enumerate(np.repeat([100, 200, 400, 800, 1600], 3)):
+            y = 1e-2 * T ** e * np.exp(g.normal(0, noise))
+            rows.append({"method": "rec", "dataset": f"noise[T={T},cost={scope}]",
+                         "dataset_params": {"T": int(T), "cost": scope}, "rep": i,
+                         "status": "ok", "metrics": {"abs_error": y}, "external": False,
+                         "method_ref": ""})
+    return rows
+
+
+@pytest.mark.parametrize("e_rough,expected", [(0.9, "reproduced"), (0.5, "not_reproduced")])
+def test_slope_diff_rough_worse_than_smooth(e_rough, expected):
+    from claimbench.checks import SlopeDiff
+
+    check = SlopeDiff("rec", "abs_error", "T", where={"cost": "rough"},
+                      other_where={"cost": "smooth"}, lo=0.1)
+    res = verdict(check, _two_scope_rows(0.55, e_rough))
+    assert res.verdict == expected
+    assert res.estimate == pytest.approx(e_rough - 0.55, abs=0.05)
+
+
+def test_better_diff_is_an_interaction():
+    from claimbench.checks import BetterDiff
+
+    g = np.random.default_rng(0)
+    rows = []
+    for eps, gain in ((0.1, 0.5), (1.0, 0.05)):
+        for i in range(10):
+            base = 1 + g.uniform()
+            for m, v in (("mean", base - gain + 0.01 * g.normal()), ("noop", base)):
+                rows.append({"method": m, "dataset": f"noise[eps={eps}]",
+                             "dataset_params": {"eps": eps}, "rep": i, "status": "ok",
+                             "metrics": {"abs_error": v}, "external": False, "method_ref": ""})
+    widens = verdict(BetterDiff("mean", "noop", "abs_error", {"eps": 0.1}, {"eps": 1.0}), rows)
+    assert widens.verdict == "reproduced" and widens.estimate == pytest.approx(0.45, abs=0.02)
+    from scipy import stats as sps
+
+    pairs = {}
+    for r in rows:
+        pairs.setdefault((r["dataset_params"]["eps"], r["rep"]), {})[r["method"]] = \
+            r["metrics"]["abs_error"]
+    gains = {eps: [v["noop"] - v["mean"] for (e, _), v in pairs.items() if e == eps]
+             for eps in (0.1, 1.0)}
+    welch = sps.ttest_ind(gains[0.1], gains[1.0], equal_var=False, alternative="greater")
+    assert widens.p_value == pytest.approx(welch.pvalue, rel=1e-9)
+    narrows = verdict(BetterDiff("mean", "noop", "abs_error", {"eps": 1.0}, {"eps": 0.1}), rows)
+    assert narrows.verdict == "not_reproduced"
+
+
+def _growth_rows(fn):
+    g = np.random.default_rng(1)
+    out = []
+    for m in range(2, 12):
+        for i in range(3):
+            y = fn(m) * np.exp(g.normal(0, 0.05))
+            out.append({"method": "rec", "dataset": f"noise[m={m}]", "dataset_params": {"m": m},
+                        "rep": i, "status": "ok", "metrics": {"abs_error": y},
+                        "external": False, "method_ref": ""})
+    return out
+
+
+def test_growth_tells_exponential_from_polynomial():
+    from claimbench.checks import Growth
+
+    check = Growth("rec", "abs_error", "m", form="exponential")
+    assert verdict(check, _growth_rows(lambda m: 2.0 ** m)).verdict == "reproduced"
+    assert verdict(check, _growth_rows(lambda m: m ** 2)).verdict == "not_reproduced"
+    assert verdict(Growth("rec", "abs_error", "m", form="polynomial"),
+                   _growth_rows(lambda m: m ** 2)).verdict == "reproduced"

@@ -43,7 +43,8 @@ def test_declaration(slug):
         for m in methods_named(c):
             assert m in labels, f"{claim.id}: method {m!r} is not in the quick grid {sorted(labels)}"
         assert c.metric in metrics, f"{claim.id}: metric {c.metric!r} unknown"
-        for key, want in c.where.items():
+        scopes = {**c.where, **(getattr(c, "other_where", None) or {})}
+        for key, want in scopes.items():
             if key == "dataset":
                 wants = want if isinstance(want, (tuple, list)) else (want,)
                 assert set(wants) <= dataset_names, f"{claim.id}: dataset {want!r} unknown"

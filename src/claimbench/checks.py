@@ -137,7 +137,64 @@ class Rank:
     kind: str = "rank"
 
 
-CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank)
+@dataclass(frozen=True)
+class SlopeDiff:
+    """slope(``method`` on ``where``) - slope(``other`` on ``other_where``) lies in [lo, hi].
+
+    Both are least-squares exponents of ``metric`` against ``x`` (axes as in :class:`Slope`);
+    ``other`` defaults to ``method`` and ``other_where`` to ``where``. "Rough is worse than
+    smooth" is method = other, two scopes, lo = 0; "a lower eps-exponent than BIMW'21" is two
+    methods, one scope. t-interval with Welch-Satterthwaite degrees of freedom."""
+
+    method: str
+    metric: str
+    x: str
+    other: str = ""
+    where: Mapping[str, Any] = field(default_factory=dict)
+    other_where: Mapping[str, Any] | None = None
+    lo: float = float("-inf")
+    hi: float = float("inf")
+    log_x: bool = True
+    log_y: bool = True
+    x_from: str = "dataset"
+    kind: str = "slope_diff"
+
+
+@dataclass(frozen=True)
+class BetterDiff:
+    """An interaction: the paired improvement of ``method`` over ``baseline`` on ``where``
+    exceeds the one on ``other_where`` by more than ``margin`` ("the gap widens at small eps").
+    Units of the two scopes are independent: Welch t-test of the difference of mean
+    improvements."""
+
+    method: str
+    baseline: str
+    metric: str
+    where: Mapping[str, Any]
+    other_where: Mapping[str, Any]
+    margin: float = 0.0
+    kind: str = "better_diff"
+
+
+@dataclass(frozen=True)
+class Growth:
+    """``metric`` of ``method`` grows with ``x`` in the named ``form`` rather than the other:
+    "exponential" (log y linear in x) against "polynomial" (log y linear in log x), or the
+    reverse. Passes when (1) y increases with x (Kendall's tau > 0), (2) the named form's
+    growth coefficient is > 0, and (3) it fits better than the other form (Vuong's test: a
+    paired t-test on the pointwise Gaussian log-likelihoods of the two fits); the p-value is
+    the largest of the three."""
+
+    method: str
+    metric: str
+    x: str
+    form: str = "exponential"
+    where: Mapping[str, Any] = field(default_factory=dict)
+    x_from: str = "dataset"
+    kind: str = "growth"
+
+
+CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank, SlopeDiff, BetterDiff, Growth)
 
 
 def subject_role(check) -> str:
@@ -155,6 +212,10 @@ def methods_named(check) -> tuple[str, ...]:
         return (check.method, check.baseline)
     if isinstance(check, Ratio):
         return (check.numerator, check.denominator)
+    if isinstance(check, SlopeDiff):
+        return (check.method, check.other) if check.other else (check.method,)
+    if isinstance(check, BetterDiff):
+        return (check.method, check.baseline)
     if isinstance(check, Equivalent):
         return (check.a, check.b)
     if isinstance(check, Rank):

@@ -32,7 +32,8 @@ import numpy as np
 
 from . import stats
 from .api import Benchmark, Claim
-from .checks import Better, Equivalent, Rank, Ratio, Slope, Value, subject_role
+from .checks import (Better, BetterDiff, Equivalent, Growth, Rank, Ratio, Slope, SlopeDiff, Value,
+                     subject_role)
 
 VERDICTS = ("reproduced", "not_reproduced", "inconclusive", "not_discriminating", "vacuous",
             "not_run", "error")
@@ -490,6 +491,135 @@ def judge_equivalent(c: Equivalent, ev: Evidence, alpha_floor: float) -> Tested:
                    f"|difference| < {m:.4g}", alpha_floor=alpha_floor)
 
 
+def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
+    """Least-squares slope, its standard error and residual degrees of freedom."""
+    from scipy import stats as sps
+
+    fit = sps.linregress(x, y)
+    return float(fit.slope), float(fit.stderr), int(x.size - 2)
+
+
+def _welch_decide(est: float, se: float, dof: float, lo: float, hi: float, n: int,
+                  label: str, threshold: str) -> Tested:
+    """Intersection-union t-test that ``est`` (standard error ``se``, ``dof``) lies in (lo, hi)."""
+    from scipy import stats as sps
+
+    def one_sided(bound: float, upper: bool) -> float:
+        if not math.isfinite(bound):
+            return 0.0
+        if not (dof > 0 and math.isfinite(se)):
+            return 1.0
+        if se == 0:
+            return 0.0 if (est < bound if upper else est > bound) else 1.0
+        t = (est - bound) / se
+        return float(sps.t.cdf(t, dof) if upper else sps.t.sf(t, dof))
+
+    p = max(one_sided(lo, False), one_sided(hi, True))
+
+    def decide(alpha: float) -> Outcome:
+        if dof > 0 and math.isfinite(se):
+            half = float(sps.t.ppf(1 - alpha, dof)) * se
+            ci = (est - half, est + half)
+        else:
+            ci = (-math.inf, math.inf)
+        verdict = _interval(ci, lo, hi)
+        return Outcome(verdict, est, ci, p, n, label, None, threshold, _ours(est, ci))
+
+    return Tested(p, decide)
+
+
+def _welch_dof(v1: float, d1: float, v2: float, d2: float) -> float:
+    """Welch-Satterthwaite degrees of freedom of a difference with variances v1, v2."""
+    if d1 <= 0 or d2 <= 0:
+        return 0.0
+    den = v1 ** 2 / d1 + v2 ** 2 / d2
+    return (v1 + v2) ** 2 / den if den > 0 else float(d1 + d2)
+
+
+def judge_slope_diff(c: SlopeDiff, ev: Evidence) -> Tested:
+    other = c.other or c.method
+    other_where = c.where if c.other_where is None else c.other_where
+    first = Slope(c.method, c.metric, c.x, log_x=c.log_x, log_y=c.log_y, x_from=c.x_from,
+                  where=c.where)
+    second = Slope(other, c.metric, c.x, log_x=c.log_x, log_y=c.log_y, x_from=c.x_from,
+                   where=other_where)
+    s1, se1, d1 = _fit(*_slope_data(first, ev, c.method))
+    s2, se2, d2 = _fit(*_slope_data(second, ev, other))
+    dof = _welch_dof(se1 ** 2, d1, se2 ** 2, d2)
+    label = (f"slope of {c.method}{' ' + str(dict(c.where)) if c.where else ''} minus slope of "
+             f"{other}{' ' + str(dict(other_where)) if other_where else ''} "
+             f"({s1:.4g} - {s2:.4g}; Welch t, {dof:.1f} dof)")
+    return _welch_decide(s1 - s2, math.hypot(se1, se2), dof, c.lo, c.hi, d1 + d2 + 4, label,
+                         f"slope difference {_fmt_bounds(c.lo, c.hi)}")
+
+
+def judge_better_diff(c: BetterDiff, ev: Evidence, higher: bool) -> Tested:
+    def improvements(where) -> np.ndarray:
+        a, b = ev.pairs(c.method, c.baseline, c.metric, where)
+        return (a - b) if higher else (b - a)  # (units,)
+
+    i1, i2 = improvements(c.where), improvements(c.other_where)
+    v1 = float(np.var(i1, ddof=1)) / i1.size if i1.size > 1 else math.inf
+    v2 = float(np.var(i2, ddof=1)) / i2.size if i2.size > 1 else math.inf
+    dof = _welch_dof(v1, i1.size - 1, v2, i2.size - 1)
+    est = float(i1.mean() - i2.mean())
+    label = (f"improvement of {c.method} over {c.baseline} on {c.metric} in {dict(c.where)} "
+             f"minus in {dict(c.other_where)} ({i1.size} and {i2.size} units; Welch t)")
+    return _welch_decide(est, math.sqrt(v1 + v2), dof, c.margin, math.inf, int(i1.size + i2.size),
+                         label, f"difference of improvements > {c.margin:g}")
+
+
+def judge_growth(c: Growth, ev: Evidence) -> Tested:
+    from scipy import stats as sps
+
+    if c.form not in ("exponential", "polynomial"):
+        raise ValueError(f"Growth.form {c.form!r}: use 'exponential' or 'polynomial'")
+    x, logy = _slope_data(Slope(c.method, c.metric, c.x, log_x=False, log_y=True,
+                                x_from=c.x_from, where=c.where), ev, c.method)
+    if np.any(x <= 0):
+        raise NoEvidence("error", f"growth: the polynomial fit needs positive {c.x!r}")
+    n = int(x.size)
+    fits = {"exponential": x, "polynomial": np.log(x)}
+    named, other = c.form, "polynomial" if c.form == "exponential" else "exponential"
+    coef, se, dof = _fit(fits[named], logy)
+
+    def loglik(t: np.ndarray) -> np.ndarray:
+        slope, icpt = np.polyfit(t, logy, 1)
+        r = logy - (icpt + slope * t)  # (n,)
+        var = max(float(np.mean(r ** 2)), 1e-300)
+        return -0.5 * np.log(2 * np.pi * var) - r ** 2 / (2 * var)
+
+    m = loglik(fits[named]) - loglik(fits[other])  # (n,) Vuong's pointwise differences
+    with np.errstate(all="ignore"):
+        p_fit = 1.0 if np.ptp(m) == 0 and m.mean() <= 0 else (
+            0.0 if np.ptp(m) == 0 else float(sps.ttest_1samp(m, 0.0, alternative="greater").pvalue))
+        p_other = 1.0 if np.ptp(m) == 0 and m.mean() >= 0 else (
+            0.0 if np.ptp(m) == 0 else float(sps.ttest_1samp(m, 0.0, alternative="less").pvalue))
+    tau = sps.kendalltau(x, logy, alternative="greater")
+    tau_less = float(sps.kendalltau(x, logy, alternative="less").pvalue)
+    p_coef = float(sps.t.sf(coef / se, dof)) if se > 0 and dof > 0 else (0.0 if coef > 0 else 1.0)
+    p = max(float(tau.pvalue), p_coef, p_fit)
+
+    def decide(alpha: float) -> Outcome:
+        half = float(sps.t.ppf(1 - alpha, dof)) * se if dof > 0 else math.inf
+        ci = (coef - half, coef + half) if math.isfinite(half) else (-math.inf, math.inf)
+        if p < alpha:
+            verdict = "reproduced"
+        elif p_other < alpha or tau_less < alpha:
+            verdict = "not_reproduced"
+        else:
+            verdict = "inconclusive"
+        detail = (f"{named} against {other} growth of {c.metric} in {c.x} ({n} units): "
+                  f"Kendall tau {float(tau.statistic):.3g} (p {float(tau.pvalue):.3g}), "
+                  f"{named} coefficient {coef:.4g} (p {p_coef:.3g}), Vuong: {named} fits better "
+                  f"p {p_fit:.3g}, {other} fits better p {p_other:.3g}")
+        return Outcome(verdict, coef, ci, p, n, detail, None,
+                       f"increasing, {named} (coefficient > 0) and a better fit than {other}",
+                       _ours(coef, ci))
+
+    return Tested(p, decide)
+
+
 def _rank_scores(c: Rank, ev: Evidence) -> tuple[list[str], np.ndarray]:
     methods = list(dict.fromkeys(c.among)) if c.among else sorted(
         {r["method"] for r in ev.rows if _matches(r, dict(c.where))})
@@ -563,7 +693,8 @@ def substitute(check, old: str, new: str):
     changes = {}
     for f in dataclasses.fields(check):
         v = getattr(check, f.name)
-        if f.name in ("method", "baseline", "numerator", "denominator", "a", "b") and v == old:
+        if f.name in ("method", "baseline", "numerator", "denominator", "a", "b", "other") \
+                and v == old:
             changes[f.name] = new
         elif f.name == "among" and v:
             changes[f.name] = tuple(dict.fromkeys(new if m == old else m for m in v))
@@ -583,6 +714,12 @@ def judge_check(bench: Benchmark, check, ev: Evidence, alpha_floor: float = ALPH
         return judge_equivalent(check, ev, alpha_floor)
     if isinstance(check, Rank):
         return judge_rank(check, ev, _higher(bench, check.metric), alpha_floor)
+    if isinstance(check, SlopeDiff):
+        return judge_slope_diff(check, ev)
+    if isinstance(check, BetterDiff):
+        return judge_better_diff(check, ev, _higher(bench, check.metric))
+    if isinstance(check, Growth):
+        return judge_growth(check, ev)
     raise TypeError(f"unknown check {type(check).__name__}")
 
 
@@ -599,6 +736,10 @@ def is_loose(check) -> bool:
         return check.margin == -math.inf
     if isinstance(check, Equivalent):
         return math.isinf(check.margin)
+    if isinstance(check, SlopeDiff):
+        return math.isinf(check.lo) and math.isinf(check.hi)
+    if isinstance(check, BetterDiff):
+        return check.margin == -math.inf
     return False
 
 
