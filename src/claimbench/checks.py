@@ -1,4 +1,4 @@
-"""Declarations of the six claim kinds. Evaluation lives in :mod:`claimbench.claims`.
+"""Declarations of the claim kinds. Evaluation lives in :mod:`claimbench.claims`.
 
 A check names the method in the paper method's place (its *subject*: ``method``, ``a`` or
 ``numerator`` unless the claim says otherwise); foils and ``claimbench claims --as`` put another

@@ -50,12 +50,12 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
                  if p.arxiv else "")
         rows.append(
             f"<tr data-area=\"{esc(p.area)}\" data-fidelity=\"{esc(fid)}\" data-verdict=\"{esc(vattr)}\">"
-            f"<td>{esc(p.area)}</td><td>{esc(p.slug)}</td><td>{title}</td><td>{arxiv}</td>"
-            f"<td>{esc(fid.replace('_', ' '))}</td>"
+            f"<td>{esc(p.area)}</td><td>{esc(p.slug)}</td><td>{title}</td>"
             f"<td data-sort=\"{counts.get('paper:reproduced', 0)}\">{_of(counts, 'paper')}</td>"
             f"<td data-sort=\"{counts.get('derived:reproduced', 0)}\">{_of(counts, 'derived')}</td>"
             f"<td data-sort=\"{counts.get('reproduced', 0)}\">"
-            f"{_badges(counts) or '<span class=muted>—</span>'}</td></tr>")
+            f"{_badges(counts) or '<span class=muted>—</span>'}</td>"
+            f"<td>{esc(fid.replace('_', ' '))}</td><td>{arxiv}</td></tr>")
     areas = "".join(f"<option value=\"{esc(a)}\">{esc(a)} — {esc(d)}</option>" for a, d in AREAS.items())
     fids = "".join(f"<option value=\"{f}\">{f.replace('_', ' ')}</option>"
                    for f in ("faithful", "scaled_down", "proxy", "not_implemented"))
@@ -75,9 +75,9 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
         "<div class=\"table-wrap\"><table id=\"papers\" class=\"sortable\"><caption class=\"muted\">"
         "Papers of the suite; click a column header to sort.</caption><thead><tr>"
         "<th scope=\"col\">Area</th><th scope=\"col\">Slug</th><th scope=\"col\">Paper</th>"
-        "<th scope=\"col\">arXiv</th><th scope=\"col\">Fidelity</th>"
         "<th scope=\"col\">Paper claims reproduced</th><th scope=\"col\">Derived checks passed</th>"
-        "<th scope=\"col\">All verdicts</th>"
+        "<th scope=\"col\">All verdicts</th><th scope=\"col\">Fidelity</th>"
+        "<th scope=\"col\">arXiv</th>"
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></main>")
     return _page("claimbench leaderboard", body)
 
@@ -89,21 +89,22 @@ def _claims_table(results: list[ClaimResult]) -> str:
         return "<br>".join(f"{esc(f.foil)}: <span class=\"badge v-{esc(f.verdict)}\">"
                            f"{esc(f.verdict.replace('_', ' '))}</span>" for f in r.foils)
 
+    # The verdict and the evidence first, the paper's words after: a wide table scrolls.
     rows = "".join(
-        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.source or '—')}</td><td>{esc(r.where)}</td>"
-        f"<td>{esc(r.text)}</td><td>{esc(r.paper_value or '—')}</td><td>{esc(r.ours)}</td>"
-        f"<td>{r.n or ''}</td><td>{esc(r.kind)}: {esc(r.threshold)}</td>"
-        f"<td>{'' if r.alpha is None else f'{r.alpha:.2g}'}</td>"
+        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.source or '—')}</td>"
         f"<td data-sort=\"{esc(r.verdict)}\"><span class=\"badge v-{esc(r.verdict)}\">"
         f"{esc(r.verdict.replace('_', ' '))}</span></td>"
-        f"<td>{foils(r)}</td></tr>" for r in results)
+        f"<td>{esc(r.ours)}</td><td>{r.n or ''}</td><td>{esc(r.kind)}: {esc(r.threshold)}</td>"
+        f"<td>{'' if r.alpha is None else f'{r.alpha:.2g}'}</td><td>{foils(r)}</td>"
+        f"<td>{esc(r.where)}</td><td>{esc(r.text)}</td><td>{esc(r.paper_value or '—')}</td>"
+        "</tr>" for r in results)
     return ("<div class=\"table-wrap\"><table class=\"sortable claims\"><thead><tr>"
-            "<th scope=\"col\">Claim</th><th scope=\"col\">Source</th><th scope=\"col\">Where</th>"
-            "<th scope=\"col\">The paper says</th><th scope=\"col\">Paper's number</th>"
-            "<th scope=\"col\">Ours [CI at alpha]</th><th scope=\"col\">n</th>"
-            "<th scope=\"col\">Check</th>"
-            "<th scope=\"col\">alpha (Holm)</th><th scope=\"col\">Verdict</th>"
-            f"<th scope=\"col\">Foils</th></tr></thead><tbody>{rows}</tbody></table></div>")
+            "<th scope=\"col\">Claim</th><th scope=\"col\">Source</th>"
+            "<th scope=\"col\">Verdict</th><th scope=\"col\">Ours [CI at alpha]</th>"
+            "<th scope=\"col\">n</th><th scope=\"col\">Check</th>"
+            "<th scope=\"col\">alpha (Holm)</th><th scope=\"col\">Foils</th>"
+            "<th scope=\"col\">Where</th><th scope=\"col\">The paper says</th>"
+            f"<th scope=\"col\">Paper's number</th></tr></thead><tbody>{rows}</tbody></table></div>")
 
 
 def _amendments(bench: Benchmark) -> str:
