@@ -550,7 +550,7 @@ def judge_slope_diff(c: SlopeDiff, ev: Evidence) -> Tested:
              f"{other}{' ' + str(dict(other_where)) if other_where else ''} "
              f"({s1:.4g} - {s2:.4g}; Welch t, {dof:.1f} dof)")
     return _welch_decide(s1 - s2, math.hypot(se1, se2), dof, c.lo, c.hi, d1 + d2 + 4, label,
-                         f"slope difference {_fmt_bounds(c.lo, c.hi)}")
+                         f"slope difference {_fmt_bounds(c.lo, c.hi, open_=True)}")
 
 
 def judge_better_diff(c: BetterDiff, ev: Evidence, higher: bool) -> Tested:
