@@ -24,13 +24,24 @@ from claimbench.api import Method
 
 
 def cma_trajectory(f: Callable, dim: int, lower: float, upper: float, popsize: int,
-                   generations: int, seed: int, sigma_frac: float = 0.2) -> dict:
-    """Returns X (G, N, D), fit (G, N), mean (G, D), cov (G, D, D), best_trace (G,)."""
+                   generations: int, seed: int, sigma_frac: float = 0.2,
+                   init: str = "box") -> dict:
+    """Returns X (G, N, D), fit (G, N), mean (G, D), cov (G, D, D), best_trace (G,).
+
+    ``init="box"`` (default): x0 ~ U(box), sigma0 = sigma_frac * width. ``init="unit"``: the
+    MetaDistill code's teacher (optimizers/cmaes.py), x0 ~ U(0, 1)^D and sigma0 ~ U(0, 1) in
+    absolute units, whatever the box.
+    """
     import cma
 
     rng = np.random.default_rng(seed)
-    x0 = rng.uniform(lower, upper, dim)
-    es = cma.CMAEvolutionStrategy(x0, sigma_frac * (upper - lower), {
+    if init == "box":
+        x0, sigma0 = rng.uniform(lower, upper, dim), sigma_frac * (upper - lower)
+    elif init == "unit":
+        x0, sigma0 = rng.uniform(0.0, 1.0, dim), float(rng.uniform(1e-3, 1.0))
+    else:
+        raise ValueError(f"unknown init {init!r}")
+    es = cma.CMAEvolutionStrategy(x0, sigma0, {
         "popsize": popsize, "seed": int(rng.integers(1, 2**31 - 1)),
         "verbose": -9, "verb_disp": 0, "verb_log": 0, "tolfun": 0.0, "tolx": 0.0,
         "tolfunhist": 0.0, "tolstagnation": 10**9, "tolflatfitness": 10**9})
@@ -65,6 +76,7 @@ class CMAES(Method):
         gens = max(1, data["budget"] // self.popsize)
         tr = cma_trajectory(data["f"], data["dim"], data["lower"], data["upper"], self.popsize,
                             gens, seed, self.sigma_frac)
-        return {"best_f": float(tr["best_trace"][-1]), "time_s": time.perf_counter() - t0,
+        return {"best_f": float(tr["best_trace"][-1]), "last_f": float(np.min(tr["fit"][-1])),
+                "time_s": time.perf_counter() - t0,
                 "traces": {"best_vs_evals": {"x": [float(self.popsize * (g + 1)) for g in range(gens)],
                                              "y": [float(v) for v in tr["best_trace"]]}}}

@@ -65,6 +65,9 @@ class DifferentialEvolution(Method):
         gens = max(0, data["budget"] // self.popsize - 1)  # the initial population uses one generation
         tr = de_trajectory(data["f"], data["dim"], data["lower"], data["upper"], self.popsize, gens,
                            seed, self.F, self.CR)
-        return {"best_f": float(tr["best_trace"][-1]), "time_s": time.perf_counter() - t0,
+        # last_f: the best of the final population; DE's greedy selection keeps the best point
+        # found in the population, so it equals the best-so-far value
+        return {"best_f": float(tr["best_trace"][-1]), "last_f": float(tr["best_trace"][-1]),
+                "time_s": time.perf_counter() - t0,
                 "traces": {"best_vs_evals": {"x": [float(self.popsize * (g + 1)) for g in range(gens + 1)],
                                              "y": [float(v) for v in tr["best_trace"]]}}}

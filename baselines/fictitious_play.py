@@ -52,7 +52,11 @@ def first_switch(U: np.ndarray, a: np.ndarray, cur: int) -> float:
     return float(r)
 
 
-def run_fictitious_play(data: dict, alternating: bool, cap: float) -> dict:
+def run_fictitious_play(data: dict, alternating: bool, cap: float, max_switches: int = 0) -> dict:
+    """Simulate until an eps-Nash profile, time ``cap``, or (if ``max_switches`` > 0) that many
+    profile changes; stopped by the switch budget, the run is censored with ``t_eps`` = the time
+    reached (a lower bound), since on cycling games (e.g. miscoordination from the diagonal)
+    the profile changes at a steady rate and the events until ``cap`` are unbounded."""
     A, B, P, eps = data["A"], data["B"], data["P"], float(data["eps"])
     U1, U2 = prefix_history(data)  # (m,), (n,)
     start = time.perf_counter()
@@ -70,7 +74,7 @@ def run_fictitious_play(data: dict, alternating: bool, cap: float) -> dict:
             break
         a, b = A[:, j], B[i, :]
         s = min(first_switch(U1, a, i), first_switch(U2, b, j))
-        if math.isinf(s) or t + s > cap:
+        if math.isinf(s) or t + s > cap or (max_switches and switches >= max_switches):
             break
         U1 = U1 + (s - 1) * a
         U2 = U2 + (s - 1) * b
@@ -93,10 +97,11 @@ def run_fictitious_play(data: dict, alternating: bool, cap: float) -> dict:
     elapsed = time.perf_counter() - start
     x = np.zeros(A.shape[0]); x[i] = 1.0
     y = np.zeros(A.shape[1]); y[j] = 1.0
+    stop = cap if not (max_switches and switches >= max_switches) else t
     return {
-        "t_eps": float(t_eps if t_eps is not None else cap),
+        "t_eps": float(t_eps if t_eps is not None else stop),
         "censored": 0.0 if t_eps is not None else 1.0,
-        "iterations": float(t_eps if t_eps is not None else cap),
+        "iterations": float(t_eps if t_eps is not None else stop),
         "switches": float(switches),
         "x": x, "y": y,
         "final_potential": float(P[i, j]),
@@ -114,6 +119,8 @@ class FictitiousPlay(Method):
     name: ClassVar[str] = "fictitious_play"
     alternating: bool = False  # paper: FP as the extreme version of FTRL; update order ours
     cap: float = 1e12  # time budget (ours; jumps make long runs cheap); t_eps = cap if censored
+    max_switches: int = 0  # 0: no limit (default); else stop, censored, after this many changes
 
     def run(self, data: dict, seed: int) -> dict:
-        return run_fictitious_play(data, self.alternating, float(self.cap))
+        return run_fictitious_play(data, self.alternating, float(self.cap),
+                                   int(self.max_switches))

@@ -74,11 +74,14 @@ def size_pricing_revenue(values: np.ndarray, prices) -> float:
 
 @dataclass
 class SizeBasedPricing(Method):
-    """Fit SJA-style size-based prices on the training sample (Nelder-Mead on monotone prices)."""
+    """Fit SJA-style size-based prices on the training sample (Nelder-Mead on monotone prices),
+    or, with ``known=True``, post the known optimal prices ``SJA_PRICES[n]`` without fitting (the
+    reference mechanism itself rather than its sample estimate)."""
 
     name: ClassVar[str] = "sja"
     restarts: int = 2  # our choice
     max_iter: int = 2000  # our choice
+    known: bool = False  # True: the prices of SJA_PRICES (no fit); needs n in SJA_PRICES
 
     def applies_to(self, dataset) -> str | None:
         return None if getattr(dataset, "task", "") == "auction" else "auction baseline"
@@ -89,6 +92,16 @@ class SizeBasedPricing(Method):
         x = np.asarray(data["values"], float)
         n = x.shape[1]
         t0 = time.perf_counter()
+        if self.known:
+            if n not in SJA_PRICES:
+                raise ValueError(f"no known SJA prices for n = {n} goods")
+            prices = np.asarray(SJA_PRICES[n], float)
+            y, b = size_pricing_menu(prices)
+            return {
+                "mechanism": {"kind": "menu", "y": y.tolist(), "b": b.tolist(), "symmetric": True},
+                "prices": prices.tolist(),
+                "time_s": time.perf_counter() - t0,
+            }
         # Start from the separate-price menu at the one-good Myerson price.
         z = np.full(n, 0.5)
         for _ in range(self.restarts):

@@ -228,7 +228,8 @@ def run_les(params: dict, f: Callable, dim: int, lower: float, upper: float, pop
         best = min(best, float(fit.min()))
         evals.append(used)
         trace.append(best)
-    return {"best_f": best, "evals": evals, "best_trace": trace, "params": params}
+    return {"best_f": best, "last_f": float(fit.min()), "evals": evals, "best_trace": trace,
+            "params": params}
 
 
 # -- original meta-training (MetaBBO with an outer CMA-ES) -----------------------------------
@@ -288,7 +289,7 @@ class LearnedOptimizerOriginal(Method):
         t0 = time.perf_counter()
         out = run_les(params, data["f"], data["dim"], data["lower"], data["upper"], self.popsize,
                       data["budget"], np.random.default_rng(seed), self.sigma_frac)
-        return {"best_f": out["best_f"], "time_s": time.perf_counter() - t0,
+        return {"best_f": out["best_f"], "last_f": out["last_f"], "time_s": time.perf_counter() - t0,
                 "train_time_s": info["train_time_s"], "train_rollouts": info["rollouts"],
                 "traces": {"best_vs_evals": {"x": [float(e) for e in out["evals"]], "y": out["best_trace"]}}}
 

@@ -27,8 +27,18 @@ from claimbench.datasets.degenerate_polynomials import DegeneratePolynomial, log
 from claimbench.methods.adam_degenerate import Adam, decoupled_rate, stability
 
 MIN_POINTS = 20  # a fitting window with fewer iterates gives no rate (None)
-SPIKE_LOOKBACK, SPIKE_FACTOR = 100, 10.0  # a spike: ||x|| > 10x its min over the last 100 steps
+# A spike (the authors' own wording, arXiv 2506.04805 Sec. 1: "a sudden and sharp surge in the
+# loss function that subsequently subsides"): the envelope of ||x|| (its max over the last
+# SPIKE_ENVELOPE steps, longer than the oscillation periods of the unstable points, so a zero
+# crossing or a 2-cycle is not a surge) rises above 10x its minimum over the previous 100 steps
+# (factor and look-back from the research note). Issue 14: the envelope replaced the raw ||x||,
+# whose dips at every zero crossing counted any oscillation as a spike.
+SPIKE_LOOKBACK, SPIKE_FACTOR, SPIKE_ENVELOPE = 100, 10.0, 20
 LINEAR_RATIO = (0.8, 1.25)  # rate_ratio band read as "constant rate" (power law gives 0.5)
+# c1's band (issue 14): linear convergence gives a late/early rate ratio of 1, every power law
+# exactly 0.5 (the paper's dichotomy: linear Adam vs sub-linear GD / momentum); the band is the
+# set of ratios closer to 1 than to 0.5 on the log scale, symmetric about 1: (2^-1/2, 2^1/2).
+C1_BAND = (2 ** -0.5, 2 ** 0.5)
 SIGN_STABLE, SIGN_SIGNGD = 0.01, 0.5  # sign-change fractions: monotone / SignGD-like
 
 
@@ -106,8 +116,9 @@ def sign_change_frac(out: dict) -> float | None:
 
 @_memo
 def spike_count(out: dict) -> int | None:
-    """Spike events in the rate window: runs of iterates t with ||x_t|| > 10 x the minimum of
-    ||x|| over the 100 iterates before t (the research note's definition)."""
+    """Spike events in the rate window: runs of iterates t whose envelope e_t = max ||x_s|| over
+    s in (t - 20, t] exceeds 10 x the minimum of e over the 100 iterates before t (a sudden
+    surge of the loss; the envelope keeps zero crossings and 2-cycles from counting)."""
     a, b = window(out)
     r = norms(out["x_traj"][:b + 1])
     start = max(a, SPIKE_LOOKBACK)
@@ -115,8 +126,10 @@ def spike_count(out: dict) -> int | None:
         return None
     from numpy.lib.stride_tricks import sliding_window_view
 
-    low = sliding_window_view(r[:b], SPIKE_LOOKBACK).min(axis=1)  # low[j] = min r[j:j+L]
-    up = r[start:b + 1] > SPIKE_FACTOR * low[start - SPIKE_LOOKBACK:b + 1 - SPIKE_LOOKBACK]
+    W = SPIKE_ENVELOPE
+    env = sliding_window_view(np.concatenate([np.full(W - 1, r[0]), r]), W).max(axis=1)
+    low = sliding_window_view(env[:b], SPIKE_LOOKBACK).min(axis=1)  # low[j] = min env[j:j+L]
+    up = env[start:b + 1] > SPIKE_FACTOR * low[start - SPIKE_LOOKBACK:b + 1 - SPIKE_LOOKBACK]
     return int(up[0]) + int(np.count_nonzero(up[1:] & ~up[:-1]))
 
 
@@ -213,8 +226,8 @@ METRICS = (
     Metric("sign_change_frac", _float_or_none(sign_change_frac), False,
            "fraction of steps in the window where x changes sign (mean over coordinates)"),
     Metric("spike_count", _float_or_none(spike_count), False,
-           "spike events in the window: runs of t with ||x_t|| > 10 x min ||x|| over the 100 "
-           "steps before (research note's definition)"),
+           "spike events in the window: runs of t whose 20-step envelope max ||x|| exceeds 10 x "
+           "the envelope's min over the 100 steps before (a sudden surge of the loss)"),
     Metric("regime", _float_or_none(regime), False,
            "empirical regime: 0 linear, 1 spikes, 2 SignGD-like, 3 other"),
     Metric("converged_linearly", _converged_linearly, True, "1 when regime == 0"),
@@ -290,10 +303,16 @@ BENCHMARK = Benchmark(
                    "a scheduler",
               paper_value="'Adam achieves local linear convergence on these degenerate "
                           "functions' (abstract)",
-              check=Value(method="adam", metric="rate_ratio", target=1.0, tol=0.1),
+              check=Value(method="adam", metric="rate_ratio", lo=C1_BAND[0], hi=C1_BAND[1]),
               note="Adam with beta = (0.9, 0.999), eps = 0. A constant rate over the window's two "
                    "halves (late/early = 1) is linear convergence; any power law t^-a gives "
-                   "exactly 0.5. " + _RATE_NOTE + "Tolerance 0.1 is ours.",
+                   "exactly 0.5. " + _RATE_NOTE + "Band (issue 14): the paper's statement is "
+                   "the dichotomy linear (Adam) vs sub-linear (GD, momentum), so the band is "
+                   "the ratios closer to 1 than to a power law's 0.5 on the log scale, "
+                   "(2^-1/2, 2^1/2); it replaces our earlier 1 +- 0.1, which had no source. "
+                   "A ratio a little below 1 (0.96 at 2e4 steps) is the transient towards the "
+                   "asymptotic rate, which the late window already matches (c2); the paper "
+                   "claims local (asymptotic) linear convergence, not a constant rate from t = 0.",
               source="paper",
               foils=("gd", "heavy_ball", "sign_gd", MAX_V.label),
               foil_note="The abstract contrasts Adam's linear rate with GD's and momentum's "
@@ -353,13 +372,15 @@ BENCHMARK = Benchmark(
               text="Adam significantly outperforms the sub-linear convergence of GD",
               paper_value="'significantly outperforming the sub-linear convergence of Gradient "
                           "Descent and Momentum' (abstract)",
-              check=Better(method=ADAM_FAST.label, baseline="gd", metric="log10_final_norm_x",
+              check=Better(method="adam", baseline="gd", metric="log10_final_norm_x",
                            margin=4.0),
-              note="Final ||x|| after the same budget (2e4 quick, 1e5 full), at least 4 decades "
+              note="Adam at the default beta = (0.9, 0.999) (issue 14: the paper's setting; "
+                   "until then this claim ran beta2 = 0.99, kept as the derived c4c). Final "
+                   "||x|| after the same budget (2e4 quick, 1e5 full), at least 4 decades "
                    "(1e4x) smaller than GD's: margin from the research note. Adam's runs that "
                    "left the float64 range count with their last trusted iterate (an upper "
-                   "bound). beta2 = 0.99 at quick scale; with beta2 = 0.999 the linear phase "
-                   "overtakes GD by 1e4x only after ~1e5 steps at k = 4 (see the adam rows).",
+                   "bound). With beta2 = 0.999 the linear phase ln(beta2)/(2(k-2)) is slow, "
+                   "so the quick budget may not suffice; the full grid (1e5) decides.",
               source="paper",
               foils=("heavy_ball", "sign_gd", MAX_V.label),
               foil_note="Momentum is sub-linear like GD, sign descent stalls at its step size "
@@ -368,10 +389,31 @@ BENCHMARK = Benchmark(
               text="Adam significantly outperforms the sub-linear convergence of momentum",
               paper_value="'significantly outperforming the sub-linear convergence of Gradient "
                           "Descent and Momentum' (abstract)",
+              check=Better(method="adam", baseline="heavy_ball",
+                           metric="log10_final_norm_x", margin=4.0),
+              note="As c4 against heavy ball (lr = 1/L, momentum 0.9); Adam at the default "
+                   "beta2 = 0.999 (issue 14; the beta2 = 0.99 variant is the derived c4d).",
+              source="paper",
+              foils=("gd", "sign_gd", MAX_V.label),
+              foil_note="As c4, against momentum."),
+        Claim(id="c4c_adam_b2_099_beats_gd", where="abstract (non-default beta2)",
+              text="(as c4, with beta2 = 0.99)",
+              paper_value="",
+              check=Better(method=ADAM_FAST.label, baseline="gd", metric="log10_final_norm_x",
+                           margin=4.0),
+              note="c4's declaration before issue 14, kept as a derived variant: beta2 = 0.99 "
+                   "is not the paper's setting (its Adam uses the default 0.999); a ten times "
+                   "faster predicted rate overtakes GD by 1e4x within the quick budget.",
+              source="derived",
+              foils=("heavy_ball", "sign_gd", MAX_V.label),
+              foil_note="As c4."),
+        Claim(id="c4d_adam_b2_099_beats_momentum", where="abstract (non-default beta2)",
+              text="(as c4b, with beta2 = 0.99)",
+              paper_value="",
               check=Better(method=ADAM_FAST.label, baseline="heavy_ball",
                            metric="log10_final_norm_x", margin=4.0),
-              note="As c4 against heavy ball (lr = 1/L, momentum 0.9).",
-              source="paper",
+              note="c4b's declaration before issue 14, kept as a derived variant (as c4c).",
+              source="derived",
               foils=("gd", "sign_gd", MAX_V.label),
               foil_note="As c4, against momentum."),
         Claim(id="c5_stable_regime", where="abstract (phase diagram: stable convergence)",
@@ -396,19 +438,20 @@ BENCHMARK = Benchmark(
               note="(beta1, beta2) = (0.95, 0.9): momentum too slow for the decoupled fixed "
                    "point (det > 1 for k = 4, 6, 8; our region, past "
                    "beta1 = beta2^(k/(2(k-2))); the paper's was not seen). Every run must show "
-                   "at least one spike in "
-                   "the window: ||x_t|| above 10x its minimum over the previous 100 steps (the "
-                   "research note's definition; our first definition, a 100x rise of a 50-step "
-                   "envelope, was replaced before any claim was evaluated because it missed the "
-                   "sawtooth spikes visible in exploratory trajectories). Caveat: this definition "
-                   "also fires at every smooth zero crossing of an oscillating iterate, so the "
-                   "check separates the non-convergent side from the stable side (0 spikes) "
-                   "rather than spike-shaped bursts from other oscillations.",
+                   "at least one spike in the window: a sudden surge of the loss (the authors' "
+                   "wording in arXiv 2506.04805: 'a sudden and sharp surge in the loss function "
+                   "that subsequently subsides'), read as the 20-step envelope of ||x|| rising "
+                   "above 10x its minimum over the previous 100 steps (factor and look-back from "
+                   "the research note; the later subsiding is not checked separately). Issue 14: the raw ||x|| used until then dipped to ~0 at "
+                   "every zero crossing, so any oscillation counted (about 1000 'spikes' per "
+                   "window at this point); the envelope (20 steps, longer than this point's "
+                   "oscillation periods of about 7-13 steps) counts none for a 2-cycle or a "
+                   "decaying oscillation. Quick grid after the change: 0-9 surges per window, "
+                   "one k = 8 run with none.",
               source="paper",
               foils=("sign_gd", STABLE_POINT.label, SIGNGD_POINT.label),
-              foil_note="Sign descent oscillates without spiking (issue 13: the spike metric "
-                        "scores it up to thousands), and the stable and SignGD-like points are "
-                        "the other regimes."),
+              foil_note="Sign descent oscillates without spiking (a 2-cycle: no surge), and "
+                        "the stable and SignGD-like points are the other regimes."),
         Claim(id="c7_signgd_regime", where="abstract (phase diagram: SignGD-like oscillation)",
               text="a SignGD-like oscillation regime of (beta1, beta2)",
               paper_value="'three distinct behavioral regimes: stable convergence, spikes, and "
@@ -485,6 +528,22 @@ BENCHMARK = Benchmark(
                        "paper_value text that was ours (reconstructed regions and rates) moved "
                        "to note, paper_value now quotes the abstract",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c1_adam_linear", "c4_adam_beats_gd", "c4b_adam_beats_momentum",
+                          "c4c_adam_b2_099_beats_gd", "c4d_adam_b2_099_beats_momentum",
+                          "c6_spike_regime"),
+                  what="c1: band 1 +- 0.1 -> (2^-1/2, 2^1/2); c4/c4b: subject adam[beta2=0.99] "
+                       "-> adam (beta2 = 0.999), margin unchanged; c4c/c4d added (derived): the "
+                       "old c4/c4b at beta2 = 0.99; c6: check unchanged, spike_count redefined "
+                       "on a 20-step envelope of ||x|| (also changes the regime label)",
+                  why="issue 14: the paper's Adam uses the default beta2 = 0.999 (the issue's "
+                      "reading of the paper; the abstract's comparison is with plain Adam, and "
+                      "no other beta2 is named for it), and c4/c4b passed only at beta2 = 0.99; c1's tolerance had no source, the "
+                      "paper's statement is linear vs sub-linear (ratio 1 vs 0.5) and the band "
+                      "is the half-way point on the log scale; c6's metric fired at every zero "
+                      "crossing (the spike point scored ~1000 per window), while the authors "
+                      "call a spike a sudden surge of the loss that subsides",
                   results_seen=True),
     ),
 )

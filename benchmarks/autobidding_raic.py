@@ -59,7 +59,11 @@ _F2 = sweep(AutobiddingAuctions, n=[2], m=[50, 100, 200], kind=["tcpa", "budget"
 _FM = sweep(AutobiddingAuctions, n=[2], m=[100, 200], kind=["tcpa"], regime=["multi_eq"], batch=[25])
 _F3 = sweep(AutobiddingAuctions, n=[3], m=[50], kind=["tcpa", "budget"], batch=[5])
 
-_MAIN = (cfg(AutobiddingIC), cfg(FirstPriceAutobidding))
+# Foil only (methods/autobidding_raic.py, "Mutants for foils"): a misreport judged under the
+# constraint it reports, requirement (7) removed.
+REPORTED = "spa[mutant=reported_worth]"
+_MAIN = (cfg(AutobiddingIC), cfg(FirstPriceAutobidding),
+         cfg(AutobiddingIC, label=REPORTED, mutant="reported_worth"))
 
 BENCHMARK = Benchmark(
     slug="autobidding_raic",
@@ -90,10 +94,15 @@ BENCHMARK = Benchmark(
             paper_value="SPA is RAIC (theorem; arXiv v1: two advertisers, uniform bidding)",
             check=Value(method="spa", metric="raic_violation", stat="max", hi=0.0, where={"n": 2}),
             source="paper",
-            foils=("fpa",),
-            foil_note="First price, the other auction the AIC literature studies. Caveat: in our "
-                      "markets its equilibrium is unique, so worst = best and it cannot violate "
-                      "RAIC/OAIC; it is no control (expected to pass; issue 14).",
+            foils=(REPORTED,),
+            foil_note="SPA with requirement (7) removed: each misreport's equilibria judged under "
+                      "the reported constraint, so a looser report that overspends is not "
+                      "charged for breaking the true one. It must violate RAIC: it shows that "
+                      "the grid's misreports do move advertisers to more value and that zero "
+                      "violations come from the true-constraint accounting the definition "
+                      "requires. (First price, the foil before issue 14, has a unique "
+                      "equilibrium in our markets, worst = best, so it could not fail: no "
+                      "control. It stays in the grid as a reported control.)",
             note="Over every two-advertiser market of the grid (tCPA and budget, both value models, "
                  "the multi-equilibrium family); violation = a misreport's worst equilibrium beats "
                  "the worst truthful one by more than 1e-6 of the advertiser's total value."),
@@ -103,8 +112,9 @@ BENCHMARK = Benchmark(
             paper_value="SPA is OAIC (theorem; arXiv v1: two advertisers, uniform bidding)",
             check=Value(method="spa", metric="oaic_violation", stat="max", hi=0.0, where={"n": 2}),
             source="paper",
-            foils=("fpa",),
-            foil_note="As c1: first price, a unique equilibrium, no control (expected to pass).",
+            foils=(REPORTED,),
+            foil_note="As c1: SPA with misreports judged under the reported constraint must "
+                      "violate OAIC (first price, a unique equilibrium, was no control).",
             note="As c1 with best equilibrium against best truthful equilibrium."),
         Claim(
             id="c3_spa_not_aic", where="abstract (citing Alimohammadi et al. 2023)",
@@ -136,7 +146,8 @@ BENCHMARK = Benchmark(
             note="300 two-advertiser markets with 100 queries (5 configs x 6 cells x 10 markets); "
                  "12 three-advertiser markets with 30 queries"),
         "full": Grid(
-            datasets=_F2 + _FM + _F3, seeds=20, methods=None,
+            datasets=_F2 + _FM + _F3, seeds=20,
+            methods=_MAIN + (cfg(UniformBestResponse),),
             note="6000 + 1000 two-advertiser markets (>= 500 per config, research note), 200 "
                  "three-advertiser markets; adds the best-response-only search as a baseline"),
     },
@@ -147,6 +158,17 @@ BENCHMARK = Benchmark(
                   what="source and foils declared (fpa for c1-c3); paper_value reworded as the "
                        "paper's statements",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c1_spa_raic", "c2_spa_oaic"),
+                  what="foils fpa -> spa[mutant=reported_worth] (SPA with each misreport judged "
+                       "under the reported constraint; added to all three grids); checks "
+                       "unchanged",
+                  why="issue 14: first price has a unique equilibrium in our markets, so it "
+                      "met c1/c2 by construction and was no control; the mutant removes the "
+                      "true-constraint requirement of the RAIC/OAIC definitions (abstract: the "
+                      "advertiser's outcome under its true constraint), which the claims' "
+                      "wording says must matter",
                   results_seen=True),
     ),
 )

@@ -17,7 +17,7 @@ from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, Tr
 from claimbench.baselines.explore_then_commit import ExploreThenCommitOT
 from claimbench.baselines.greedy_plugin_ot import GreedyPluginOT
 from claimbench.baselines.random_coupling import RandomCoupling
-from claimbench.checks import Better, Slope
+from claimbench.checks import Better, Slope, SlopeDiff
 from claimbench.datasets.bandit_transport import BanditTransport, regret_curve
 from claimbench.methods.bandit_ot import OptimisticEntropicOT
 
@@ -66,12 +66,15 @@ def _regret_trace(inst, out):
 TRACES = (TraceMetric("regret_vs_rounds", _regret_trace, "round t", "cumulative regret"),)
 
 _T = [500, 1000, 2000, 4000, 8000]
-_SQRT_NOTE = ("Slope interval fixed before running: sqrt(T) up to logs. OFUL's bound is "
-              "sqrt(dT) log T times beta_t ~ sqrt(log T), whose local log-log slope "
-              "0.5 + 1.5/log T is 0.67-0.74 over T in [500, 8000]; 0.75 leaves room for that, "
-              "0.3 for instances where regret saturates (a unique optimal vertex gives "
-              "O(log T)). The paper states rates only (theory, no experiments): this is our "
-              "numerical test of them. Instances differ across T (seeds derive from T).")
+_LAST = tuple(t for t in _T if t >= _T[-1] / 10)  # the last decade of horizons: T in [800, 8000]
+_SQRT_NOTE = ("Issue 14: the rate is fitted over the last decade of horizons (T in [800, 8000]) with the "
+              "research note's band [0.4, 0.65] ('slope(OFUL-entropic) in [0.4, 0.65] over the last "
+              "decade of T'), strict; the band excludes 2/3, explore-then-commit's rate. sqrt(T) up to "
+              "logs: OFUL's sqrt(dT) log T bound has a local log-log slope above 1/2 at these T, so the "
+              "band's width is the note's, not a derivation of ours. The paper states rates only "
+              "(theory, no experiments): this is our numerical test of them. Instances differ across T "
+              "(seeds derive from T). The window is fixed to these horizons in every grid (the full "
+              "grid's longer horizons are reported, not fitted).")
 
 # The paper's abstract (arXiv v2), quoted by the claims below.
 _ABS_FINITE = "recovers the parametric rate O~(sqrt(dT)) in finite-dimensional settings"
@@ -111,41 +114,42 @@ BENCHMARK = Benchmark(
         Claim(id="c1_sqrtT_finite_smooth", where="abstract",
               text="recovers the parametric rate O~(sqrt(dT)) in finite-dimensional settings",
               paper_value=_ABS_FINITE,
-              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.3, hi=0.75,
-                          where={"n": 4, "cost": "smooth"}),
+              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.4, hi=0.65,
+                          where={"n": 4, "cost": "smooth", "T": _LAST}),
               note="4 x 4 support, full basis (d = 16), smooth cost. " + _SQRT_NOTE,
               source="paper", foils=("etc_ot", "random_coupling"), foil_note=_ETC_FOIL),
         Claim(id="c2_sqrtT_finite_rough", where="abstract",
               text="recovers the parametric rate O~(sqrt(dT)) in finite-dimensional settings "
                    "(whatever the cost: regularity only matters in infinite dimension)",
               paper_value=_ABS_FINITE,
-              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.3, hi=0.75,
-                          where={"n": 4, "cost": "rough"}),
+              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.4, hi=0.65,
+                          where={"n": 4, "cost": "rough", "T": _LAST}),
               note="As c1 with an i.i.d. Uniform[0,1] cost matrix. " + _SQRT_NOTE,
               source="paper", foils=("etc_ot", "random_coupling"), foil_note=_ETC_FOIL),
         Claim(id="c3_sqrtT_regular_cost", where="abstract",
               text="its regret interpolates between O~(sqrt(T)) and O(T) depending on the "
                    "regularity of the cost: O~(sqrt(T)) for a regular cost",
               paper_value=_ABS_INTERP,
-              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.3, hi=0.75,
-                          where={"n": 16, "cost": "smooth"}),
+              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.4, hi=0.65,
+                          where={"n": 16, "cost": "smooth", "T": _LAST}),
               note="16 x 16 support (256-dim couplings) learned in a truncated 4 x 4 cosine "
                    "basis (D = 16): an analytic cost is nearly in the span. " + _SQRT_NOTE,
               source="paper", foils=("etc_ot", "random_coupling"), foil_note=_ETC_FOIL),
         Claim(id="c4_rough_cost_worse", where="abstract",
               text="its regret interpolates between O~(sqrt(T)) and O(T) depending on the "
-                   "regularity of the cost: worse, up to O(T), for an irregular cost",
+                   "regularity of the cost: a rough cost has a worse rate than a smooth one",
               paper_value=_ABS_INTERP,
-              check=Slope(method="oful_ot", metric="regret_T", x="T", lo=0.75, hi=1.05,
-                          where={"n": 16, "cost": "rough"}),
-              note="Same learner and support as c3, i.i.d. cost entries (flat spectrum: most "
-                   "of it outside the basis). Interval from the sqrt(T)-up-to-logs band of "
-                   "c1-c3, not from our runs: above it (> 0.75) and at most linear (1, plus "
-                   "0.05 for fit noise). The paper gives no exponent for a given regularity; "
-                   "this is our numerical test of the direction of its rate.",
+              check=SlopeDiff(method="oful_ot", metric="regret_T", x="T", lo=0.0,
+                              where={"n": 16, "cost": "rough", "T": _LAST},
+                              other_where={"n": 16, "cost": "smooth", "T": _LAST}),
+              note="Issue 14: 'rough is worse than smooth' as a difference of rates: the log-log slope "
+                   "of regret in T with the rough cost minus that with the smooth cost, same learner and "
+                   "16 x 16 support in a truncated 4 x 4 cosine basis, last decade of T, > 0 (strict; "
+                   "Welch t). The paper gives no exponent for a given regularity; the direction is its "
+                   "statement.",
               source="paper", foils=("random_coupling",),
-              foil_note="Uniform random couplings have linear regret whatever the cost: a regret "
-                        "that does not depend on the cost's regularity, which the sentence rules "
+              foil_note="Uniform random couplings have linear regret whatever the cost: a rate that does "
+                        "not depend on the cost's regularity (difference ~0), which the sentence rules "
                         "out. etc_ot's rate does depend on it, so it is not a foil here."),
         Claim(id="c5_learns_vs_random", where="abstract",
               text="an inner product structure is not necessary to achieve efficient learning",
@@ -160,12 +164,22 @@ BENCHMARK = Benchmark(
               foil_note="'Efficient learning' means the parametric O~(sqrt(dT)) rate, which "
                         "explore-then-commit (T^{2/3}) does not achieve; random_coupling in the "
                         "subject's place would only be compared with itself."),
+        Claim(id="c6_beats_etc", where="research note (plan)",
+              text="the optimistic learner has lower regret than explore-then-commit in finite "
+                   "dimension",
+              check=Better(method="oful_ot", baseline="etc_ot", metric="regret_T",
+                           where={"n": 4, "T": _LAST}),
+              note="Issue 14: the research note's planned comparison 'R_T(OFUL) < R_T(ETC)', paired "
+                   "over the 4 x 4 cells (both costs) of the last decade of T. The abstract states "
+                   "rates, not this comparison: derived.",
+              source="derived", foils=("random_coupling",),
+              foil_note="Uniform random couplings never learn: they must not beat explore-then-commit."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(BanditTransport, n=[4], cost=["smooth", "rough"],
-                                     T=[60, 120, 240]), seeds=1,
-                      note="n = 4 so that the claims scoped to n = 4 and their foils have "
-                           "smoke evidence"),
+                                     T=[1000, 2000]), seeds=1,
+                      note="n = 4 and horizons in the last decade of the quick grid, so that "
+                           "the claims scoped there and their foils have smoke evidence"),
         "quick": Grid(datasets=(sweep(BanditTransport, n=[4], cost=["smooth", "rough"], T=_T)
                                 + sweep(BanditTransport, n=[16], cost=["smooth", "rough"],
                                         T=_T)),
@@ -185,6 +199,23 @@ BENCHMARK = Benchmark(
                        "paper_value now quotes the abstract (rate shorthands and 'sublinear "
                        "regret' replaced)",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c1_sqrtT_finite_smooth", "c2_sqrtT_finite_rough",
+                          "c3_sqrtT_regular_cost", "c4_rough_cost_worse", "c6_beats_etc"),
+                  what="c1-c3: slope band [0.3, 0.75] over T in [500, 8000] -> [0.4, 0.65] over the "
+                       "last decade T in [800, 8000]; c4: Slope in [0.75, 1.05] at (n = 16, rough) -> "
+                       "SlopeDiff(rough - smooth) > 0 at n = 16 over the last decade (foil "
+                       "random_coupling); c6 added (derived): Better(oful_ot, etc_ot, regret_T) at "
+                       "n = 4 over the last decade (foil random_coupling)",
+                  why="issue 14: the band [0.3, 0.75] contained explore-then-commit's 2/3, so the "
+                      "'O~(sqrt(dT))' claims could not tell the two apart; the research note's band and "
+                      "window ('slope in [0.4, 0.65] over the last decade of T') exclude it; the note's "
+                      "planned comparison with ETC ('R_T(OFUL) < R_T(ETC)') was missing; 'interpolates "
+                      "... depending on the regularity of the cost function' is a difference of rates, "
+                      "not a band random couplings also meet. Results had been seen (committed quick "
+                      "run: etc_ot's slopes 0.58-0.63 at n = 4 and 16 smooth; OFUL's regret at T = 8000 "
+                      "on n = 4 about equal to ETC's)",
                   results_seen=True),
     ),
 )

@@ -48,6 +48,13 @@ def max_phase_excess(inst, out) -> float:
     return max_phase_risk(inst, out) - inst.truth["alpha"]
 
 
+def max_phase_dev(inst, out) -> float:
+    """Largest |phase miss rate - alpha|: above alpha the guarantee is lost, below it the sets
+    are larger than the target needs (a threshold set misses less only by holding more items)."""
+    miss, ph = _step_miss(inst, out), inst.truth["phase"]
+    return float(max(abs(miss[ph == p].mean() - inst.truth["alpha"]) for p in np.unique(ph)))
+
+
 def post_excess(inst, out) -> float:
     return _phase_risk(2)(inst, out) - inst.truth["alpha"]
 
@@ -82,6 +89,9 @@ METRICS = (
     Metric("max_phase_risk", max_phase_risk, description="largest of the three phase miss rates"),
     Metric("max_phase_excess", max_phase_excess,
            description="max_phase_risk - alpha (alpha: the dataset's target miss rate)"),
+    Metric("max_phase_dev", max_phase_dev,
+           description="largest |phase miss rate - alpha|: a miss rate above alpha loses the "
+                       "guarantee, one below it means sets larger than the target needs"),
     Metric("post_excess", post_excess, description="risk_post - alpha"),
     Metric("violation_rate", violation_rate,
            description=f"fraction of steps (windows of n_users interactions) whose miss rate "
@@ -121,21 +131,29 @@ _GUARANTEE = ("abstract: 'finite-sample guarantees for utility-based risk contro
 
 CLAIMS = (
     *(Claim(id=f"c1{tag}_care_risk_every_phase_alpha{int(round(a * 100)):02d}",
-            where="abstract (finite-sample risk control)",
+            where="abstract (finite-sample risk control with compact sets)",
             text="CARE preserves the desired statistical guarantee (utility risk at the target "
-                 "level) over the interaction stream, in every phase of drift",
+                 "level) in every phase of drift, with sets no larger than the target needs",
             paper_value=_GUARANTEE, source="paper",
             foils=("return_all", "static_hoeffding", "online_threshold_update"),
             foil_note="The abstract pairs the guarantee with 'compact recommendation sets' "
-                      "and credits change localization: returning every item (never misses), "
-                      "a Hoeffding threshold calibrated once and a global online update (no "
-                      "localization) must not pass a check on the miss rate alone.",
-            check=Value(method="care", metric="max_phase_excess", hi=TOL, where={"alpha": a}),
-            note=f"alpha = {a}: mean over seeds of (largest phase miss rate - alpha) <= {TOL}, "
-                 f"i.e. every phase's miss rate <= alpha + {TOL}. One claim per alpha: a first "
-                 f"version pooled the three alphas, which lets slack at one target hide a "
-                 f"violation at another; it was split after the first quick run (the "
-                 f"threshold was not changed). " + _NO_PAPER_TEXT)
+                      "and credits change localization: returning every item (never misses, "
+                      "largest sets), a Hoeffding threshold calibrated once (conservative) and "
+                      "a global online update (no localization) must not pass.",
+            check=Value(method="care", metric="max_phase_dev", hi=TOL, where={"alpha": a}),
+            note=f"alpha = {a}: mean over seeds of max over phases of |phase miss rate - "
+                 f"alpha| < {TOL}, i.e. every phase's miss rate in (alpha - {TOL}, alpha + "
+                 f"{TOL}). The upper side is the guarantee; the lower side is the set-size side "
+                 f"of the abstract's 'compact recommendation sets while preserving the desired "
+                 f"statistical guarantees': a threshold set misses less than alpha only by "
+                 f"holding items the target does not need (issue 14: on the miss rate alone, "
+                 f"returning every item and a once-calibrated Hoeffding threshold passed). The "
+                 f"same research-note tolerance {TOL} on both sides. A finite-sample guarantee "
+                 f"may over-cover by its confidence margin; at 500 interactions per step the "
+                 f"Hoeffding margin of the initial threshold (0.091) exceeds alpha = 0.05 and "
+                 f"0.1, so every member starts at lambda = 0 (all items): see the method's "
+                 f"header. One claim per alpha (pooling lets slack at one target hide a "
+                 f"violation at another). " + _NO_PAPER_TEXT)
       for tag, a in zip("abc", _ALPHAS)),
     Claim(id="c2_static_breaks_after_shift",
           where="abstract (motivation: fixed deployment degrades)",
@@ -224,6 +242,17 @@ BENCHMARK = Benchmark(
                        "above the candidate count added to all grids, a foil of c1, c3, c4); "
                        "paper_value now quotes the poster abstract",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03", claims=tuple(c.id for c in CLAIMS[:3]),
+                  what="c1a-c1c: metric max_phase_excess (largest phase miss rate - alpha, "
+                       "<= 0.02) -> max_phase_dev (largest |phase miss rate - alpha|, < 0.02): "
+                       "the guarantee and the set-size side together",
+                  why="issue 14: returning every item, a once-calibrated Hoeffding threshold "
+                      "and the online update passed a check on the miss rate alone; the "
+                      "abstract claims the guarantee together with 'compact recommendation "
+                      "sets', and over-coverage below alpha is what makes a threshold set "
+                      "larger than the target needs; tolerance unchanged (research note, "
+                      "0.02), now on both sides",
                   results_seen=True),
     ),
 )

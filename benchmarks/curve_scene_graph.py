@@ -93,6 +93,13 @@ def _edge_stat(which: str):
     return fn
 
 
+def _edge_selectivity(instance, outputs):
+    """Recall of the invariant edges minus the kept share of the spurious ones (0 for any
+    selection blind to the kind of edge: keeping all, or random edges)."""
+    rec, spur = _edge_stat("recall")(instance, outputs), _edge_stat("spurious")(instance, outputs)
+    return None if rec is None or spur is None else rec - spur
+
+
 METRICS = (
     Metric("ood_acc", _acc("ood"), True, "accuracy on the OOD test environment (spurious cue flipped)"),
     Metric("id_acc", _acc("id"), True, "accuracy on held-out graphs of the training environments"),
@@ -108,6 +115,8 @@ METRICS = (
            "fraction of the invariant (motif) edges kept (None: no selection)"),
     Metric("spurious_edge_kept", _edge_stat("spurious"), False,
            "fraction of the spurious clutter edges kept (None: no selection)"),
+    Metric("edge_selectivity", _edge_selectivity, True,
+           "invariant-edge recall minus the kept fraction of spurious edges (None: no selection)"),
     output_metric("time_s", description="training + prediction time in seconds"),
 )
 
@@ -171,7 +180,10 @@ CLAIMS = (
         paper_value="DoTA (target) acc 65.5",
         check=Better(method="curve", baseline="gnn", metric="target_acc"),
         note="head fine-tuned on k = 10 labelled target graphs for every method. The paper's "
-             "number is CURVE's own target accuracy; ours is a paired gain on a synthetic proxy.",
+             "number is CURVE's own target accuracy; ours is a paired gain on a synthetic proxy. "
+             "Issue 14: the quick grid (8 seeds) cannot decide this claim at the effect it has "
+             "seen (~0.035 with a spread of ~0.1, about 94 units at the worst-case Holm level); "
+             "only the full grid (20 seeds x 4 settings = 80 units) can.",
         source="paper",
         foils=("mc_dropout", "irm"),
         foil_note="The other baselines (MC dropout, IRM) are not what the claim credits and must "
@@ -218,19 +230,29 @@ CLAIMS = (
     Claim(
         id="c7_keeps_invariant_edges",
         where="abstract: 'suppress high-variance, environment-specific relations'",
-        text="the sparse topology keeps the invariant (domain-stable) relations",
+        text="the learned topology keeps the invariant (domain-stable) relations and suppresses "
+             "the environment-specific ones",
         paper_value="'suppress high-variance, environment-specific relations', yielding a "
                     "'sparse and domain-stable topology' (abstract; no number)",
-        check=Value(method="curve", metric="inv_edge_recall", lo=0.8),
-        note="threshold 0.8 fixed before running (our proposal; the paper gives no number). The "
-             "recall of the motif edges is our reading of 'domain-stable'.",
+        check=Value(method="curve", metric="edge_selectivity", lo=0.6),
+        note="Both sides of the abstract's sentence on the OOD graphs: recall of the motif "
+             "(invariant) edges minus the kept fraction of the clutter (spurious) edges, > 0.6 "
+             "= the earlier recall threshold 0.8 (ours; the paper gives no number) less at most "
+             "0.2 of the spurious edges kept (its mirror, ours). Issue 14: recall alone (the "
+             "earlier check, lo 0.8) was met by keeping every edge. The recall of the motif "
+             "edges is our reading of 'domain-stable'.",
         source="derived",
         foils=(RANDOM_PRUNING, NO_PRUNING),
-        foil_note="Random edges at CURVE's sparsity keep few motif edges; keeping every edge is "
-                  "not a sparse topology, so 'the sparse topology keeps the invariant relations' "
-                  "rules it out although recall alone cannot.",
+        foil_note="Keeping every edge, or as many edges as CURVE keeps chosen at random, is blind "
+                  "to the kind of edge (selectivity 0 in expectation) and must fail.",
     ),
 )
+
+# Issue 14: the claims form one Holm family of 7; a `better` claim's exact one-sided signed-rank
+# p is at least 2^-n with n seeds, and the worst-case Holm level is 0.05 / 7 = 0.0071, so n >= 8
+# is the least that lets a paired claim be decided at all (6 seeds: 1/64 = 0.016, never).
+# c3 (about 94 units at its observed effect) is left to the full grid (its note says so).
+QUICK_SEEDS = 8
 
 SMOKE = dict(epochs=8, mc_samples=2, ft_steps=5)
 
@@ -265,17 +287,31 @@ BENCHMARK = Benchmark(
                        "quoted in paper_value (c4, c6, c7)",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
                   results_seen=True),
+        Amendment(date="2026-12-03", claims=("c7_keeps_invariant_edges", "c3_target_vs_gnn"),
+                  what="c7: Value(inv_edge_recall >= 0.8) -> Value(edge_selectivity > 0.6), "
+                       "selectivity = invariant-edge recall minus kept fraction of spurious "
+                       "edges; text adds the suppression side. c3: note declares that only the "
+                       "full grid decides it (declaration unchanged). Quick grid 6 -> 8 seeds",
+                  why="issue 14: c7 was met by keeping every edge (the no_pruning foil); the "
+                      "abstract's sentence has two sides, 'suppress high-variance, "
+                      "environment-specific relations' and a 'domain-stable topology', so both "
+                      "are tested (0.6 = the earlier 0.8 recall less a mirrored 0.2 of spurious "
+                      "edges kept; no paper number). With 6 seeds and one Holm family of 7 no "
+                      "paired claim could reach significance (min p 1/64 > 0.05/7); 8 seeds is "
+                      "the least that can",
+                  results_seen=True),
     ),
     grids={
         "smoke": Grid(datasets=(cfg(SyntheticSceneGraphs, n_train_per_env=20, n_test=30, k_shot=4),),
                       seeds=1, methods=_methods(**SMOKE), note="plumbing only"),
-        # 6 seeds: the count fixed before the first run. With Holm over the 4 `better` claims the
-        # smallest attainable p is 4/64, so those claims cannot reach `reproduced` at this scale;
-        # the full grid (20 seeds) decides them. Raising the count after seeing the first run
-        # would be choosing seeds by their verdicts, so it stays.
-        "quick": Grid(datasets=(cfg(SyntheticSceneGraphs),), seeds=6, methods=_methods(),
+        # QUICK_SEEDS above: the least count at which every paired claim can be decided
+        # (issue 14; 6 seeds could not, whatever the data). Sized from the test's attainable
+        # p-values, not from the verdicts.
+        "quick": Grid(datasets=(cfg(SyntheticSceneGraphs),), seeds=QUICK_SEEDS,
+                      methods=_methods(),
                       note="450 training graphs, 300 per test split, 200 full-batch Adam steps; "
-                           "6 seeds: too few for Holm-corrected `better` claims (see the full grid)"),
+                           "8 seeds, the least with which a Holm-corrected paired claim of the "
+                           "7 can be decided (2^-8 < 0.05/7); c3 only by the full grid"),
         "full": Grid(datasets=sweep(SyntheticSceneGraphs, n_train_per_env=[150, 500],
                                     ood_strength=[0.1, 0.3]),
                      seeds=20, methods=_methods() + ABLATIONS,

@@ -175,7 +175,11 @@ CLAIMS = (
                     "uncertainty, so its log det cannot detect OOD clouds (AUROC 0.5 exactly).",
           note=_NO_NUMBER + "threshold 0.7 is the research note's proposal. OOD = unseen "
                "family (solid tori) scaled 1.5x; score = log det Sigma. For reference the "
-               "true noise covariance would score ~0.85 on this split."),
+               "true noise covariance would score ~0.85 on this split. Issue 14: the quick "
+               "grid does not decide this claim (mean 0.68-0.70 against 0.7 with a wide spread: "
+               "thousands of units at the worst-case Holm level); only the full grid (60 units, "
+               "larger clouds and training sets) can, and only if its mean moves away from "
+               "0.7."),
     Claim(id="c5_le_eso_vs_gaussian", where="abstract (LE-ESO)",
           text="LE-ESO, a robust surrogate based on the multivariate Laplace distribution, "
                "provides robustness to heavy-tailed errors",
@@ -265,9 +269,16 @@ BENCHMARK = Benchmark(
         "smoke": Grid(datasets=(cfg(PointCloudTensors, noise_df=3.0, n_train=60, n_test=20,
                                     n_ood=20, n_points=12, n_equiv=8),),
                       seeds=1, methods=_SMOKE_METHODS),
-        "quick": Grid(datasets=(cfg(PointCloudTensors, noise_df=3.0),), seeds=6,
+        # Issue 14: one Holm family of 6 claims, worst-case level 0.05 / 6 = 0.0083; the
+        # paired signed-rank test and the sign test of c1 cannot go below p = 2^-n with n
+        # seeds, so 6 seeds (1/64) sat on that floor whatever the data. 10 seeds (2^-10) lets
+        # each claim be decided; sized from the attainable p-values, not from verdicts. c4 is
+        # left to the full grid (see its note).
+        "quick": Grid(datasets=(cfg(PointCloudTensors, noise_df=3.0),), seeds=10,
                       methods=_QUICK_METHODS,
-                      note="300 training clouds of 32 points, Student-t(3) noise, 6 seeds"),
+                      note="300 training clouds of 32 points, Student-t(3) noise, 10 seeds (the "
+                           "p-value floor 2^-10 is below the worst-case Holm level 0.05/6); "
+                           "c4 is decided only by the full grid"),
         "full": Grid(datasets=sweep(PointCloudTensors, noise_df=[3.0, 0.0],
                                     n_train=[300, 1000, 3000], n_points=[64]),
                      seeds=10, methods=_QUICK_METHODS,

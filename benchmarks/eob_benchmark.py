@@ -115,22 +115,28 @@ BENCHMARK = Benchmark(
                         "suite that no search tuned for ADC, must not beat random programs on "
                         "ADC if the gain is the ADC objective's."),
         Claim(id="c2_rank_agreement", where="abstract (proxy for expensive problems); Sec. 5",
-              text="generated benchmarks serve as proxies: solvers rank on them as on the "
-                   "target problems",
+              text="generated benchmarks serve as proxies for an expensive target problem: "
+                   "solvers rank on them as on that problem, more than on programs that were "
+                   "not built for it",
               paper_value="EoB is 'a competitive candidate' for '3) Extending proxy for "
                           "expensive real-world problems' (abstract; no number)",
-              check=Value(method="eob", metric="kendall_tau", lo=0.0),
+              check=Better(method="eob", baseline="random_programs", metric="kendall_tau",
+                           where={"dataset": "tuning_surface"}),
               note=_PROXY + "Kendall tau-b between the 6 solvers' mean normalized performance "
-                   "on the evolved suite and on the targets (independent runs). Threshold "
-                   "fixed before running: mean tau > 0 (bootstrap CI above 0), i.e. positive "
-                   "agreement. A third-party listing (wizwand) gives 'performance consistency "
-                   "0.396 (UAV)'; it is not used as a threshold because its definition and "
-                   "source in the paper were not read. target_suite's tau is the noise ceiling.",
+                   "on the evolved suite and on the target (independent runs), on the "
+                   "expensive-problem stand-in (the kernel-ridge tuning surface), paired "
+                   "against random programs of the same space; margin 0. Issue 14: the "
+                   "earlier reading (mean tau > 0, pooled) was met by random programs (tau "
+                   "0.34 vs EoB's 0.32): the 6-solver portfolio ranks alike on any program of "
+                   "the space, so positive agreement alone says nothing about a proxy built "
+                   "for the target. A third-party listing (wizwand) gives 'performance "
+                   "consistency 0.396 (UAV)'; not used (definition and source not read). c3 is "
+                   "the pooled version of this comparison (research note's check).",
               source="paper",
-              foils=("random_programs", NO_LSI),
-              foil_note="Suites that never look at the targets (random programs; EoB searching "
-                        "ADC alone) are no proxy for them and must not rank the solvers as the "
-                        "targets do."),
+              foils=(NO_LSI,),
+              foil_note="EoB searching ADC alone never looks at the target, so it must not "
+                        "rank the solvers more like the target than random programs do. "
+                        "(random_programs, the former foil, is now the baseline.)"),
         Claim(id="c3_rank_agreement_vs_random", where="research note's proposal",
               text="the evolved suite ranks the solvers more like the targets than random "
                    "programs do",
@@ -170,7 +176,13 @@ BENCHMARK = Benchmark(
                    "surpass' comes from a third-party summary; we test 'surpass'. Caveat seen "
                    "in the first quick run (threshold and grid unchanged): random programs of "
                    "the same space also beat the targets' ADC (mean gain ~0.11 vs EoB's ~0.14), "
-                   "so this gain says as much about the program space as about the search."),
+                   "so this gain says as much about the program space as about the search. "
+                   "Issue 14, what it shows: random programs (gain ~0.11) and EoB without "
+                   "the ADC objective (~0.09) pass it too, so it is kept as a derived check "
+                   "of the program space (its programs separate the portfolio more than the "
+                   "5 BBOB targets do), not of EoB's search; whether the search adds ADC is "
+                   "c1's question (EoB vs random programs). Declaration unchanged; the "
+                   "verdict stays not_discriminating by design."),
     ),
     amendments=(
         Amendment(date="2026-12-03",
@@ -182,6 +194,19 @@ BENCHMARK = Benchmark(
                        "from paper_value to note; abstract statements quoted in paper_value "
                        "(c1, c2, c4)",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03", claims=("c2_rank_agreement", "c5_separation_vs_bbob"),
+                  what="c2: Value(kendall_tau > 0, pooled) -> Better(eob over random_programs, "
+                       "kendall_tau, dataset tuning_surface, margin 0); foils (random_programs, "
+                       "no_lsi) -> (no_lsi). c5: declaration unchanged, the note says what it "
+                       "shows (a property of the program space, met by random programs)",
+                  why="issue 14: both were met by their own foil (random programs). The "
+                      "abstract's use is a 'proxy for expensive real-world problems': a proxy "
+                      "of that problem must rank the solvers like it more than programs not "
+                      "built for it do, and our stand-in for the expensive problem is the "
+                      "tuning surface. c5's wording ('rival or surpass BBOB') is about the "
+                      "suite, not the search; no re-declaration of it makes random programs "
+                      "fail without duplicating c1, so it stays derived",
                   results_seen=True),
     ),
     grids={

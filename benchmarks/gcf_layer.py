@@ -68,7 +68,11 @@ METRICS = (
     output_metric("time_s", description="fit time in seconds"),
 )
 
-TOL = 0.02  # brief for this benchmark: 2% relative, fixed before any run
+# Tolerances (issue 14): the research note's precision for the paper's Table I comparison:
+# +-0.003 absolute at n = 1, +-0.005 absolute at n = 2, +-1% relative from n = 3 (the paper's
+# own Table I numbers could not be retrieved offline). Before issue 14: 2% relative for every n.
+TOLS = {1: (0.003, False), 2: (0.005, False), 3: (0.01, True), 4: (0.01, True), 5: (0.01, True),
+        6: (0.01, True)}
 
 OT_QUADRATIC = "gcf_ot[mutant=quadratic_cost]"  # foil only (methods/gcf_layer.py, "Mutants")
 _ABSTRACT_AUCTIONS = "\"(ii) learning optimal auctions of multiple goods\" (abstract)"
@@ -79,6 +83,8 @@ _REVENUE_FOIL_NOTE = ("Posted prices are the simple mechanisms a learned optimal
 
 
 def _table_claim(n: int, target_note: str) -> Claim:
+    tol, rel = TOLS[n]
+    tol_note = f"{tol:.0%} relative" if rel else f"+-{tol} absolute"
     return Claim(
         id=f"c{n}_revenue_n{n}",
         where="Table I",
@@ -86,15 +92,43 @@ def _table_claim(n: int, target_note: str) -> Claim:
         paper_value=_ABSTRACT_AUCTIONS + "; Table I sets the learned revenue beside the "
                     "Straight-Jacket Auction optimum",
         check=Value(method="gcf_layer", metric="revenue", target=round(SJA_REVENUE[n], 4),
-                    tol=TOL, rel=True, where={"dataset": "uniform_buyer", "n_goods": n}),
+                    tol=tol, rel=rel, where={"dataset": "uniform_buyer", "n_goods": n}),
         source="paper",
         foils=("bundle_price", "separate_price"),
         foil_note=_REVENUE_FOIL_NOTE,
         note=(f"Target: {target_note}. Targets are the known optima the paper compares with "
               "(Myerson 0.25, Manelli-Vincent 0.5492, SJA for n >= 3 from our evaluation of the "
               "optimal size-based pricing; see baselines/known_optimal_auctions.py). The paper's "
-              "own learned revenues in Table I could not be retrieved offline; tolerance 2% "
-              "relative, fixed beforehand."),
+              "own learned revenues in Table I could not be retrieved offline; tolerance "
+              f"{tol_note}, the research note's precision (+-0.003 at n = 1, +-0.005 at n = 2, "
+              "+-1% from n = 3; issue 14, replacing 2% for every n). At n = 1 a posted price is "
+              "Myerson's optimum, so c1 cannot discriminate (a sanity check of the layer); the "
+              "discriminating claim is c7 (beats the bundle price)."),
+    )
+
+
+# The best grand-bundle price for n = 2, 3 (the rest in the note of c2-c6): what a
+# near-optimal menu must beat at every n, since the SJA optimum exceeds it at every n of Table I.
+def _bundle_claim(n: int) -> Claim:
+    return Claim(
+        id=f"c7_beats_bundle_n{n}",
+        where="Sec. on auctions (learning optimal multi-good auctions)",
+        text=f"the learned menu earns more than the best grand-bundle price (n = {n})",
+        paper_value=_ABSTRACT_AUCTIONS,
+        check=Better(method="gcf_layer", baseline="bundle_price", metric="revenue",
+                     where={"dataset": "uniform_buyer", "n_goods": n}),
+        source="derived",
+        foils=("separate_price",),
+        foil_note="Selling the goods separately earns less than the bundle price for n >= 2.",
+        note=("The discriminating revenue claim (issue 14): a single grid-searched bundle price "
+              "lies within 1-2% of the optimum, so the Table I tolerances alone cannot tell a "
+              "learned optimal menu from it. Implied, not printed: for every n = 2..6 of Table I "
+              "the SJA optimum exceeds the best bundle price (n = 2: 0.5492 vs 0.5443, n = 3: "
+              "0.875 vs 0.848), so a near-optimal learned menu must beat it at every n. Paired "
+              "per seed at this n (one claim per n: a pooled test hid the shortfall at n = 2 "
+              "and n = 5 behind gains at the others). With 5 quick seeds the exact signed-rank "
+              "floor (1/32) is above the claim's Holm level: the quick grid cannot decide it, "
+              "the full grid can."),
     )
 
 
@@ -105,19 +139,7 @@ CLAIMS = (
     _table_claim(4, "SJA optimum, our evaluation 1.2198"),
     _table_claim(5, "SJA optimum, our evaluation 1.5766"),
     _table_claim(6, "SJA optimum, our evaluation 1.9428"),
-    Claim(
-        id="c7_beats_bundle",
-        where="Sec. on auctions (learning optimal multi-good auctions)",
-        text="the learned menu earns more than the best grand-bundle price",
-        paper_value=_ABSTRACT_AUCTIONS,
-        check=Better(method="gcf_layer", baseline="bundle_price", metric="revenue",
-                     where={"dataset": "uniform_buyer", "n_goods": (2, 3)}),
-        source="derived",
-        foils=("separate_price",),
-        foil_note="Selling the goods separately earns less than the bundle price for n = 2, 3.",
-        note=("Implied, not printed: for n = 2, 3 the optimum (0.5492, 0.875) exceeds the best "
-              "bundle price (0.5443, 0.848), so a near-optimal learned menu must beat it."),
-    ),
+    *(_bundle_claim(n) for n in (2, 3, 4, 5, 6)),
     Claim(
         id="c8_ot_cost",
         where="Sec. on optimal transport with general costs",
@@ -146,7 +168,7 @@ GRIDS = {
             cfg(GCFAuction, label="gcf_layer", n_steps=60, temp_warmup_steps=20),
             cfg(PostedPrice, label="separate_price", kind="separate"),
             cfg(PostedPrice, label="bundle_price", kind="bundle"),
-            cfg(SizeBasedPricing, label="sja", max_iter=200, restarts=1),
+            cfg(SizeBasedPricing, label="sja", known=True),
             cfg(ICNNAuction, label="icnn", n_hidden=8, n_steps=40),
             cfg(GCFTransport, label="gcf_ot", n_steps=100, temp_warmup_steps=50),
             cfg(GCFTransport, label=OT_QUADRATIC, n_steps=100, temp_warmup_steps=50,
@@ -164,14 +186,14 @@ GRIDS = {
             cfg(GCFAuction, label="gcf_layer", n_steps=1500),
             cfg(PostedPrice, label="separate_price", kind="separate"),
             cfg(PostedPrice, label="bundle_price", kind="bundle"),
-            cfg(SizeBasedPricing, label="sja"),
+            cfg(SizeBasedPricing, label="sja", known=True),
             cfg(ICNNAuction, label="icnn", n_hidden=16, n_steps=800),
             cfg(GCFTransport, label="gcf_ot", n_steps=1000, temp_warmup_steps=500),
             cfg(GCFTransport, label=OT_QUADRATIC, n_steps=1000, temp_warmup_steps=500,
                 mutant="quadratic_cost"),
             cfg(ExactOT, label="exact_ot"),
         ),
-        note=("scaled down: 2000 training types, 1500 Adam steps (paper code: 10k types, 20k "
+        note=("scaled down: 2000 training types, 1500 AdamW steps (paper code: 10k types, 20k "
               "steps) for every n = 1..6 of Table I (n = 4..6 added with the same settings, fixed "
               "before any n >= 4 run, so every Table I claim has quick-scale evidence); OT on "
               "200-point clouds in 2-D"),
@@ -184,13 +206,14 @@ GRIDS = {
             cfg(GCFAuction, label="gcf_layer"),
             cfg(PostedPrice, label="separate_price", kind="separate"),
             cfg(PostedPrice, label="bundle_price", kind="bundle"),
-            cfg(SizeBasedPricing, label="sja"),
+            cfg(SizeBasedPricing, label="sja", known=True),
             cfg(ICNNAuction, label="icnn"),
             cfg(GCFTransport, label="gcf_ot", n_steps=4000),
             cfg(GCFTransport, label=OT_QUADRATIC, n_steps=4000, mutant="quadratic_cost"),
             cfg(ExactOT, label="exact_ot"),
         ),
-        note="the code's scale: 10k training types, 20k steps, menus of 6n + 5 points, n = 1..6",
+        note=("the code's scale: 10k training types, 20k steps, menus of 6n + 5 points (commit "
+              "2e128b5; HEAD uses d + 10), n = 1..6"),
     ),
 }
 
@@ -216,7 +239,8 @@ BENCHMARK = Benchmark(
                  "as a buyer's utility (menu auction, IC by construction) and as a c-concave OT "
                  "potential; revenue is measured with the hard max on fresh types."),
     fidelity_note=("The paper's algorithm and the code's hyperparameters (temperature 60 with "
-                   "cosine warm-up from 1, Adam lr 0.05, sorted/symmetric menus) in numpy with "
+                   "cosine warm-up from 1, AdamW lr 0.05 with weight decay 0.01, "
+                   "sorted/symmetric menus) in numpy with "
                    "hand-written gradients; the quick grid trains on 2000 types for 1500 steps "
                    "for n = 1..6 goods, the full grid uses the code's 10k types, 20k steps, "
                    "1..6 goods. The paper's Table I values were not retrievable offline, so "
@@ -230,6 +254,34 @@ BENCHMARK = Benchmark(
                        "for c8, added to all three grids); paper_value now quotes the abstract, "
                        "the targets and our SJA evaluations moved to note",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c1_revenue_n1", "c2_revenue_n2", "c3_revenue_n3", "c4_revenue_n4",
+                          "c5_revenue_n5", "c6_revenue_n6", "c7_beats_bundle"),
+                  what="c1: mean within 0.25 +-2% -> +-0.003 absolute; c2: 0.5492 +-2% -> "
+                       "+-0.005 absolute; c3-c6: SJA +-2% -> +-1% relative; c7: Better than "
+                       "bundle_price on n = 2, 3 -> n = 2..6 (the discriminating revenue claim). "
+                       "Settings: the sja reference is posted at its known optimal prices "
+                       "(SizeBasedPricing(known=True)) instead of fitted on the 2000 training "
+                       "types; the method trains with AdamW (decoupled weight decay 0.01, the "
+                       "authors' torch default) instead of Adam",
+                  why="issue 14: +-2% for every n is met by a single bundle price (n = 2: "
+                      "learned 0.5427 below the bundle price 0.5434); tolerances are the "
+                      "research note's precision for Table I (+-0.003 at n = 1, +-0.005 at "
+                      "n = 2, 1% from n = 3), the paper's own Table I being unavailable offline; "
+                      "the fitted sja earned 1.496 against its 1.5766 optimum at n = 5; the "
+                      "authors' scripts call torch.optim.AdamW with only lr",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c7_beats_bundle", "c7_beats_bundle_n2", "c7_beats_bundle_n3",
+                          "c7_beats_bundle_n4", "c7_beats_bundle_n5", "c7_beats_bundle_n6"),
+                  what="c7 (Better than bundle_price pooled over n = 2..6) replaced by one claim "
+                       "per n, c7_beats_bundle_n2 .. _n6, same check scoped to one n",
+                  why="issue 14 asks for the discriminating claim at the n where the bundle price "
+                      "came close (n = 2), and for per-setting checks where the paper's "
+                      "statement is per setting; the pooled check passed in a trial run while "
+                      "the learned menu was below the bundle price at n = 2 and n = 5 (the "
+                      "stricter reading, adopted after seeing that run)",
                   results_seen=True),
     ),
 )

@@ -162,7 +162,7 @@ QUICK_EPOCHS = 150  # cap for the quick grid; early stopping ends most runs at 5
 _MAIN = (
     cfg(GNNmim, label="gnnmim", epochs=QUICK_EPOCHS),
     cfg(GCN, label="gcn", epochs=QUICK_EPOCHS),
-    cfg(FeaturePropagationGCN, label="fp", epochs=QUICK_EPOCHS),
+    cfg(FeaturePropagationGCN, label="fp", no_propagate="test", epochs=QUICK_EPOCHS),
     cfg(MLPIndicators, label="mlp_mim", epochs=QUICK_EPOCHS),
     cfg(GNNmim, label="gnnmim_missing_flag", indicator="missing", epochs=QUICK_EPOCHS),
     cfg(GNNmim, label=INDICATOR_ONLY, mutant="indicator_only", epochs=QUICK_EPOCHS),
@@ -190,7 +190,8 @@ GRIDS = {
         seeds=1,
         methods=(cfg(GNNmim, label="gnnmim", epochs=5, hidden=8),
                  cfg(GCN, label="gcn", epochs=5, hidden=8),
-                 cfg(FeaturePropagationGCN, label="fp", epochs=5, hidden=8),
+                 cfg(FeaturePropagationGCN, label="fp", no_propagate="test", epochs=5,
+                     hidden=8),
                  cfg(MLPIndicators, label="mlp_mim", epochs=5, hidden=8),
                  cfg(GNNmim, label=INDICATOR_ONLY, mutant="indicator_only", epochs=5, hidden=8)),
         note="wiring check only",
@@ -209,7 +210,8 @@ GRIDS = {
         + _bow((0.3, 0.5, 0.7, 0.9, 0.99), n=1000),
         seeds=5,
         methods=(cfg(GNNmim, label="gnnmim"), cfg(GCN, label="gcn"),
-                 cfg(FeaturePropagationGCN, label="fp"), cfg(MLPIndicators, label="mlp_mim"),
+                 cfg(FeaturePropagationGCN, label="fp", no_propagate="test"),
+                 cfg(MLPIndicators, label="mlp_mim"),
                  cfg(GNNmim, label="gnnmim_missing_flag", indicator="missing"),
                  cfg(GNNmim, label=INDICATOR_ONLY, mutant="indicator_only")),
         note="the paper's rates and epoch budgets; 5 seeds as in the paper",
@@ -245,8 +247,12 @@ BENCHMARK = Benchmark(
     grids=GRIDS,
     description=__doc__,
     fidelity_note=(
-        "The dense graph copies the statistics of the authors' synthetic.pt (BA n=1000, m=5, "
-        "5 N(0,1) features, 2 balanced classes); its labelling rule is reconstructed. The "
+        "The dense graph copies the authors' synthetic.pt (BA n=1000, m=5, 5 N(0,1) features, "
+        "2 balanced classes); its labelling rule is read off the file's labels (a threshold of "
+        "the 2-hop GCN-propagated features; a GCN reaches ~0.97 F1 on the file and on ours, "
+        "tests/test_gnnmim.py). FD-/CD-MNAR follow the authors' calibration (clipping without "
+        "recalibration, CD-MNAR's fixed overrides; realised rates are the missing_rate "
+        "metric), and FP keeps test nodes from propagating, as in the authors' code. The "
         "real dense sets (AIR, ELECTRIC, TADPOLE) and Cora/CiteSeer/PubMed are replaced by "
         "the synthetic graph and a 500-node Cora-like bag-of-words graph. Baselines: GCN + "
         "mean imputation and FP (PCFI, GCNmf, FairAC, GSPN, GOODIE omitted) plus an MLP with "

@@ -12,7 +12,7 @@ import numpy as np
 from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
 from claimbench.baselines.bimw_kernel_linalg import BIMWKernelLinalg
 from claimbench.baselines.dense_kernel_linalg import DenseKernelLinalg
-from claimbench.checks import Better, Slope, Value
+from claimbench.checks import Better, Slope, SlopeDiff, Value
 from claimbench.datasets.kernel_point_clouds import KernelPointCloud
 from claimbench.methods.kde_kernel_linalg import KDELinalg
 
@@ -96,17 +96,22 @@ CLAIMS = (
     Claim(
         id="c2_spectral_eps_exponent",
         where="abstract",
-        text="Spectral norm to 1 +- eps with cost ~ eps^-(3+p).",
+        text="The refined noisy power method has a lower power of 1/eps than BIMW'21's for the spectral norm.",
         paper_value=_ABS_EPS,
-        check=Slope(method="ssx25", metric="kernel_evals", x="eps", lo=-(3.0 + P_SAMPLING), hi=0.0,
-                    where={"task": "spectral", "n": 2000}),
-        note="Log-log slope of evaluations against eps at the largest quick n; the bound is worst-case, so the "
-             "check is only that the measured exponent does not exceed it (slope >= -4). ~3.2 = 3 + p with "
-             "p ~ 0.173 (hashing KDE); 3 + p = 4 with our sampling oracle (p = 1).",
+        check=SlopeDiff(method="ssx25", other="bimw21", metric="kernel_evals", x="eps", lo=0.0,
+                        where={"task": "spectral", "n": 2000}),
+        note="Issue 14: the claim is a comparison of exponents, so the check is the difference of the two "
+             "log-log slopes of evaluations against eps at the largest quick n: slope(ssx25) - slope(bimw21) > 0 "
+             "(strict) means ssx25's evaluations grow more slowly as eps falls, i.e. a lower power of 1/eps. "
+             "The paper's 7.7 and 3.2 are worst-case hashing-KDE exponents (7 + 4p, 3 + p, p ~ 0.173) and are "
+             "not asserted. Caveat: at n <= 2000 BIMW'21's per-iteration product (precision eps^3) costs more "
+             "than n^2 and is capped at the dense product, so its measured eps-exponent is that of the T = "
+             "ln(n)/eps iterations alone (about 1): the comparison is pre-asymptotic.",
         source="paper",
         foils=("bimw21",),
-        foil_note="BIMW'21's noisy power method is the ~7.7 (7 + 4p) exponent the paper lowers: it must not meet "
-                  "the new method's 3 + p bound.",
+        foil_note="BIMW'21 is the method whose 1/eps power the paper lowers; in the subject's place the difference "
+                  "is zero, which the strict bound rules out. dense is exact (no eps-dependence at all) and is "
+                  "ruled out by the n-claims (c4, c4b, c7, c7b), not by an eps-exponent.",
     ),
     Claim(
         id="c3_spectral_accuracy",
@@ -128,11 +133,27 @@ CLAIMS = (
         paper_value=_ABS_N,
         check=Slope(method="ssx25", metric="kernel_evals", x="n", hi=2.0,
                     where={"task": "spectral", "eps": LARGE_EPS}),
-        note="Log-log slope of evaluations in n; hi = 2 (a bound n^{1+p} is n^2 for p = 1, so only "
-             "sub-quadratic growth is asserted; the measured slope is reported beside it).",
+        note="Log-log slope of evaluations in n; hi = 2, strict (a bound n^{1+p} is n^2 for p = 1, so only "
+             "sub-quadratic growth is asserted; the measured slope is reported beside it). The exact dense "
+             "method's slope is 2 exactly and fails the strict bound; c4b asks for evaluations below n^2.",
         source="paper",
         foils=("dense",),
         foil_note="The exact dense method reads n^2 entries: quadratic, which 'sub-quadratic' rules out.",
+    ),
+    Claim(
+        id="c4b_spectral_below_n2",
+        where="abstract; research note",
+        text="The spectral norm with fewer kernel evaluations than the n^2 of reading K whole.",
+        paper_value=_ABS_N,
+        check=Value(method="ssx25", metric="evals_over_n2", hi=1.0, stat="max",
+                    where={"task": "spectral", "n": 2000}),
+        note="Issue 14: 'sub-quadratic' read at the largest quick n as evaluations strictly below n^2 in every "
+             "cell (every eps of the grid, eps >= 0.05: the research note's plan, 'budgets < n^2 for eps >= "
+             "0.05'). The paper's bound is asymptotic (n^{1+p} poly(1/eps)); at n = 2000 a miss is a finding "
+             "about the constants, reported with c4's slope.",
+        source="derived",
+        foils=("dense",),
+        foil_note="The dense method reads exactly n^2 entries (ratio 1), which a strict 'below n^2' rules out.",
     ),
     Claim(
         id="c5_matvec_fewer_evals",
@@ -145,6 +166,21 @@ CLAIMS = (
         source="paper",
         foils=("bimw21", "dense"),
         foil_note=_DENSE_NOTE,
+    ),
+    Claim(
+        id="c5b_matvec_eps_exponent",
+        where="abstract",
+        text="Non-negative matrix-vector products with a lower power of 1/eps than BIMW'21.",
+        paper_value=_ABS_IMPROVE,
+        check=SlopeDiff(method="ssx25", other="bimw21", metric="kernel_evals", x="eps", lo=0.0,
+                        where={"task": "matvec", "n": 2000}),
+        note="Issue 14: as c2, slope(ssx25) - slope(bimw21) of log evaluations against log eps at n = 2000, > 0 "
+             "(strict). BIMW'21's product is capped at n^2 where its eps-schedule would exceed it, so the "
+             "comparison is pre-asymptotic.",
+        source="paper",
+        foils=("bimw21",),
+        foil_note="BIMW'21 is the method whose eps-dependence the paper reduces; in the subject's place the "
+                  "difference is zero. dense has no eps-dependence and is ruled out by the n-claims.",
     ),
     Claim(
         id="c6_matvec_per_coordinate",
@@ -173,6 +209,18 @@ CLAIMS = (
         foil_note="The exact dense method reads n^2 entries: quadratic, which 'sub-quadratic' rules out.",
     ),
     Claim(
+        id="c7b_matvec_below_n2",
+        where="abstract; research note",
+        text="Matrix-vector products with fewer kernel evaluations than the n^2 of reading K whole.",
+        paper_value=_ABS_N,
+        check=Value(method="ssx25", metric="evals_over_n2", hi=1.0, stat="max",
+                    where={"task": "matvec", "n": 2000}),
+        note="As c4b, for K v.",
+        source="derived",
+        foils=("dense",),
+        foil_note="The dense method reads exactly n^2 entries (ratio 1), which a strict 'below n^2' rules out.",
+    ),
+    Claim(
         id="c8_sum_fewer_evals",
         where="abstract",
         text="Sum of entries s(K) faster than BIMW'21.",
@@ -185,6 +233,20 @@ CLAIMS = (
         source="paper",
         foils=("bimw21", "dense"),
         foil_note=_DENSE_NOTE,
+    ),
+    Claim(
+        id="c8b_sum_eps_exponent",
+        where="abstract",
+        text="The sum of entries s(K) with a lower power of 1/eps than BIMW'21.",
+        paper_value=_ABS_IMPROVE,
+        check=SlopeDiff(method="ssx25", other="bimw21", metric="kernel_evals", x="eps", lo=0.0,
+                        where={"task": "sum", "n": 2000}),
+        note="Issue 14: as c2, slope(ssx25) - slope(bimw21) of log evaluations against log eps at n = 2000, > 0 "
+             "(strict). BIMW'21's principal submatrix is capped at n^2 where its eps-schedule would exceed it.",
+        source="paper",
+        foils=("bimw21",),
+        foil_note="BIMW'21 is the method whose eps-dependence the paper reduces; in the subject's place the "
+                  "difference is zero. dense has no eps-dependence and is ruled out by the n-claims.",
     ),
     Claim(
         id="c9_sum_n_exponent",
@@ -259,6 +321,23 @@ BENCHMARK = Benchmark(
                        "to every grid); paper_value now quotes the abstract, our exponent readings moved to note; "
                        "c6 marked derived (its 'per-coordinate' wording is a third-party summary's)",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c2_spectral_eps_exponent", "c4b_spectral_below_n2", "c5b_matvec_eps_exponent",
+                          "c7b_matvec_below_n2", "c8b_sum_eps_exponent"),
+                  what="c2: Slope(ssx25, evals vs eps) in [-4, 0] -> SlopeDiff(ssx25 - bimw21) > 0 at n = 2000, "
+                       "foil bimw21; added c5b/c8b (the same exponent comparison for K v and s(K), foil bimw21) "
+                       "and c4b/c7b (derived: evaluations / n^2 < 1 in every cell at n = 2000 for the spectral "
+                       "norm and K v, foil dense); c4/c7/c9 unchanged (their bounds are now strict, so dense's "
+                       "exact slope 2 fails c4/c7)",
+                  why="issue 14: the abstract claims a lower power of 1/eps than BIMW'21 ('we reduce the power "
+                      "of 1/eps from ~7.7 to ~3.2'; 'reduce the polynomial dependence on eps' for these tasks), a "
+                      "comparison of exponents, which a one-method slope band that BIMW'21 also met did not "
+                      "test; 'sub-quadratically in n' is tested with strict bounds and, per the research note's "
+                      "plan ('budgets < n^2 for eps >= 0.05'), as evaluations below n^2, with dense as the foil. "
+                      "Results had been seen: the committed quick run shows ssx25 at 3-126 n^2 on every spectral "
+                      "cell and BIMW'21's eps-slope near -1 (capped at n^2 per product), so c2/c4b are expected "
+                      "not to reproduce",
                   results_seen=True),
     ),
 )

@@ -17,7 +17,7 @@ from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cf
                             output_metric, sweep)
 from claimbench.baselines.ova_l2d import OvAL2D
 from claimbench.baselines.softmax_l2d import SoftmaxL2D, system_predictions
-from claimbench.checks import Better, Rank, Slope
+from claimbench.checks import Better, Rank, Slope, SlopeDiff
 from claimbench.datasets.deferral_experts import DeferralExperts
 from claimbench.methods.picce_l2d import PiCCE
 
@@ -100,30 +100,37 @@ CLAIMS = (
           foils=(MUT, "softmax_l2d"),
           foil_note="The random-correct-expert ablation (no reliable expert identified) and "
                     "vanilla CE (the underfitting surrogate) must not beat OvA."),
-    Claim(id="c5_syserr_rank", where="Sec. 6 ('in every setting')",
-          text="PiCCE has the lowest system error among PiCCE, CE and OvA",
-          paper_value=_IMPROVED, source="derived",
-          check=Rank(method="picce", metric="system_error", k=1,
-                     among=("picce", "softmax_l2d", "ova_l2d")),
-          note="Average rank over every (dataset, seed) block of the grid, J = 1 included "
-               "(PiCCE = CE there, a tie counts against PiCCE). 'In every setting' is the "
-               "research note's reading; Sec. 6 was not read.",
-          foils=(MUT, "softmax_l2d"),
-          foil_note="In PiCCE's place, the random-correct-expert ablation (ranked against CE "
-                    "and OvA) and vanilla CE (ranked against OvA) must not come first."),
+    *(Claim(id=f"c5{tag}_syserr_rank_{setting}", where="Sec. 6 ('in every setting')",
+            text=f"PiCCE has the lowest system error among PiCCE, CE and OvA in the "
+                 f"{setting} expert setting",
+            paper_value=_IMPROVED, source="derived",
+            check=Rank(method="picce", metric="system_error", k=1,
+                       among=("picce", "softmax_l2d", "ova_l2d"), where={"setting": setting}),
+            note=f"'In every setting' checked per setting (issue 14: a first version pooled "
+                 f"the three settings, where a win in two can hide a loss in the third): "
+                 f"average rank over the (base, J, seed) blocks of the {setting} setting, "
+                 f"J = 1 included (PiCCE = CE there, a tie counts against PiCCE). 'In every "
+                 f"setting' is the research note's reading; Sec. 6 was not read.",
+            foils=(MUT, "softmax_l2d"),
+            foil_note="In PiCCE's place, the random-correct-expert ablation (ranked against CE "
+                      "and OvA) and vanilla CE (ranked against OvA) must not come first.")
+      for tag, setting in zip("abc", ("disjoint", "overlapping", "varied"))),
     Claim(id="c6a_picce_flat_digits", where="abstract; Sec. 6 (accuracy vs #experts)",
-          text="PiCCE maintains classifier accuracy regardless of the number of experts",
+          text="PiCCE resolves the multi-expert underfitting of vanilla CE: its classifier "
+               "accuracy degrades less with the number of experts than CE's",
           paper_value=_UNDERFIT, source="paper",
-          check=Slope(method="picce", metric="clf_acc", x="num_experts", lo=-0.012, hi=0.012,
-                      where={"base": "digits"}),
-          foils=("softmax_l2d", "ova_l2d"),
-          foil_note="The abstract says the classifiers of existing multi-expert surrogates "
-                    "(vanilla CE, OvA) underfit more as experts are added: their accuracy "
-                    "must not pass as flat.",
-          note="log-log slope of clf_acc vs J within +-0.012, i.e. at most ~2.5% relative "
-               "(~2 points at 85%) change from J = 1 to J = 8: the research note's proposal "
-               "'varies < 2 pts across J'. Noisy digits, all three expert settings pooled "
-               "(a balanced design, so the pooled slope is the within-setting slope)."),
+          check=SlopeDiff(method="picce", other="softmax_l2d", metric="clf_acc",
+                          x="num_experts", lo=0.0, where={"base": "digits"}),
+          foils=("ova_l2d",),
+          foil_note="OvA is an existing multi-expert surrogate whose classifier, per the "
+                    "abstract, underfits as experts are added: its slope must not beat CE's "
+                    "as if it resolved the underfitting.",
+          note="log-log slope of clf_acc vs J for PiCCE minus that for CE, > 0, noisy digits, "
+               "the three expert settings pooled (balanced, so the pooled slope is the "
+               "within-setting slope). Re-declared in issue 14: a first version checked "
+               "PiCCE's slope within +-0.012 (the research note's '< 2 pts across J'), which "
+               "CE and OvA met as well, since on this proxy CE's classifier barely degrades "
+               "(see c7); 'resolves multi-expert underfitting' is the contrast with CE."),
     Claim(id="c6b_picce_flat_gmm", where="abstract; Sec. 6",
           text="PiCCE maintains classifier accuracy regardless of the number of experts",
           paper_value=_UNDERFIT, source="paper",
@@ -210,6 +217,19 @@ BENCHMARK = Benchmark(
                        "abstract (and the aggregator's PiCCE numbers for c3/c4) instead of "
                        "'(tables not read)'",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c5_syserr_rank", "c5a_syserr_rank_disjoint",
+                          "c5b_syserr_rank_overlapping", "c5c_syserr_rank_varied",
+                          "c6a_picce_flat_digits"),
+                  what="c5 (rank pooled over the three expert settings) replaced by c5a-c5c, "
+                       "one rank per setting; c6a: Slope of PiCCE's clf_acc within +-0.012 "
+                       "-> SlopeDiff(PiCCE's slope - CE's slope) > 0, foils (softmax_l2d, "
+                       "ova_l2d) -> (ova_l2d,)",
+                  why="issue 14: 'in every setting' was checked pooled; c6a's flatness was "
+                      "met by its own foil (vanilla CE, whose classifier barely degrades on "
+                      "this proxy), so it did not test the abstract's 'resolving "
+                      "multi-expert underfitting' (a contrast with CE)",
                   results_seen=True),
     ),
 )

@@ -63,10 +63,18 @@ def _methods(**scale):
     )
 
 
-_ONE_THIRD = ("Band [0.28, 0.40] around the paper's 1/3 (the research note's proposal; the "
-              "paper states 1/3 without a tolerance in what we read). Mean over seeds with a "
-              "bootstrap CI; window = last decade of 3000 steps for the softmax students, "
-              "of 20000 for the scalar model.")
+# The paper's tolerance around 1/3: the fitted exponents it presents as the universal 1/3 (its
+# LLM evaluation, Fig. 6 b-c per the authors' README; the plot labels "alpha +- std" are built, and
+# the values stored, in the authors' notebook LLMs/pythia-logit-0to3.ipynb): Pythia 70M 0.34 +- 0.03,
+# 410M 0.37 +- 0.01, 2.8B 0.34 +- 0.01, 12B 0.31 +- 0.02. The largest deviation from 1/3 the paper
+# accepts, at its printed precision, is 0.37 - 1/3.
+THIRD = 1.0 / 3.0
+THIRD_TOL = 0.37 - THIRD
+_ONE_THIRD = ("Band 1/3 +- (0.37 - 1/3) = [0.297, 0.370], strict (issue 14): the largest deviation "
+              "from 1/3 among the fitted exponents the paper presents as the universal 1/3 (its Fig. "
+              "6 LLM fits, labels computed in the authors' notebook LLMs/pythia-logit-0to3.ipynb: 0.34, "
+              "0.37, 0.34, 0.31). Mean over seeds, t-interval; window = last decade of 3000 steps for the "
+              "softmax students, of 20000 for the scalar model.")
 # The paper's abstract (arXiv v2), quoted by the claims below.
 _ABS_THIRD = "power-law time scaling of the loss with a universal exponent of 1/3"
 _ABS_MICRO = ("When learning peaked probability distributions ... these components generically yield "
@@ -85,6 +93,14 @@ _HARD_NOTE = ("Trained on the teacher's argmax labels, the student's target is p
 _ADAM_SEP_NOTE = ("The sentence says L ~ 1/t; Adam on separable data decays faster than any 1/t law "
                   "(exponent ~1.7-3.4 in our runs), which 'L ~ 1/t' rules out (a one-sided >= 0.7 "
                   "check cannot).")
+# The paper's Adam setting of Fig. 2 (authors' exp/exp-0.py, "Adam Scanning Temperatures"): teacher
+# temperatures logspace(-2, -1.2, 8), d = 32, V = 128, batch 1024, Adam lr 3e-3, 50,000 steps. Run in
+# the full grid beside the scaled-down quick setting (issue 14); no claim reads it (claims are scoped
+# to the quick grid's datasets).
+FIG2_TEMPERATURES = tuple(round(10.0 ** (-2.0 + 0.8 * k / 7), 6) for k in range(8))
+FIG2_DATASETS = tuple(cfg(SoftmaxTeacher, label=f"softmax_fig2_T{t:g}", temperature=t, d=32, vocab=128)
+                      for t in FIG2_TEMPERATURES)
+FIG2_ADAM = cfg(LinearSoftmax, label="linear_adam_fig2", optimizer="adam", steps=50_000, batch=1024)
 _P = {"dataset": "softmax_peaked"}
 _SP = {"dataset": "scalar_peaked"}
 
@@ -93,21 +109,23 @@ CLAIMS = (
           text="learning a peaked distribution with softmax and cross-entropy gives power-law "
                "time scaling of the loss with a universal exponent of 1/3",
           paper_value=_ABS_THIRD,
-          check=Value(method="scalar_gd", metric="loss_exponent", lo=0.28, hi=0.40, where=_SP),
+          check=Value(method="scalar_gd", metric="loss_exponent", target=THIRD, tol=THIRD_TOL,
+                      where=_SP),
           note="Scalar model: one logit scale D on hard binary labels with a half-normal "
                "margin density; predicted D^3 = D_0^3 + 3 lr A t, L ~ t^-1/3. " + _ONE_THIRD,
           source="paper", foils=_ADAM_FOIL, foil_note=_ADAM_NOTE),
     Claim(id="c2_linear_one_third", where="abstract; App. D.2 (SGD on the toy)",
           text="the linear-head toy learning a peaked teacher shows loss ~ t^-1/3",
           paper_value=_ABS_THIRD,
-          check=Value(method="linear_gd", metric="loss_exponent", lo=0.28, hi=0.40, where=_P),
+          check=Value(method="linear_gd", metric="loss_exponent", target=THIRD, tol=THIRD_TOL,
+                      where=_P),
           note="Linear head, d = 16, V = 32, teacher temperature 1e-3, online batches of "
                "256, SGD lr 3 (paper: d = 32, V = 128, batch 1024). " + _ONE_THIRD,
           source="paper", foils=_MSE_FOIL, foil_note=_MSE_NOTE),
     Claim(id="c3_linear_adam_one_third", where="abstract; Fig. 1-2 (Adam on the toy)",
           text="the same 1/3 scaling with Adam, the paper's main optimizer",
           paper_value=_ABS_THIRD,
-          check=Value(method="linear_adam", metric="loss_exponent", lo=0.28, hi=0.40,
+          check=Value(method="linear_adam", metric="loss_exponent", target=THIRD, tol=THIRD_TOL,
                       where=_P),
           note="Adam lr 3e-3 (paper's exp-0 value), betas (0.9, 0.999), same scaled-down "
                "toy. " + _ONE_THIRD + " Caveat found after the first run (threshold and "
@@ -116,14 +134,19 @@ CLAIMS = (
                "steps, one seed) gave 0.54 over [1e3, 1e4]. Adam divides the vanishing "
                "gradient by its own running RMS, so the 1/D^2 slowdown of (5) is partly "
                "undone: deterministic Adam grows D ~ t and gives L ~ 1/t (scalar_adam, "
-               "~1), SGD noise pulls it back toward 1/3. The paper's longer Adam runs and "
-               "fit windows were not seen.",
+               "~1), SGD noise pulls it back toward 1/3. The paper's Fig. 2 Adam setting "
+               "(exp/exp-0.py: T in logspace(-2, -1.2, 8), d = 32, V = 128, batch 1024, lr "
+               "3e-3, 5e4 steps) runs in the full grid as linear_adam_fig2 on the "
+               "softmax_fig2_T* teachers (issue 14); the quick grid keeps the scaled-down toy "
+               "at T = 1e-3 (exp-1's most peaked teacher). The paper's fit windows were not "
+               "seen.",
           source="paper", foils=_MSE_FOIL, foil_note=_MSE_NOTE),
     Claim(id="c4_mlp_one_third", where="abstract ('regardless of many microscopic details'); "
                                        "App. D.6 (residual toy)",
           text="a deeper (residual MLP) student also shows loss ~ t^-1/3",
           paper_value=_ABS_MICRO + "; " + _ABS_THIRD,
-          check=Value(method="mlp_gd", metric="loss_exponent", lo=0.28, hi=0.40, where=_P),
+          check=Value(method="mlp_gd", metric="loss_exponent", target=THIRD, tol=THIRD_TOL,
+                      where=_P),
           note="One residual relu^2 block (hidden 4d) + final rmsnorm + linear head, trained "
                "by SGD lr 3 on the linear teacher (paper: Adam, 6-48 blocks, residual "
                "teacher). " + _ONE_THIRD,
@@ -256,10 +279,13 @@ BENCHMARK = Benchmark(
                                cfg(SoftmaxTeacher, label="softmax_nonpeaked", temperature=1.0,
                                    d=32, vocab=128),
                                cfg(SoftmaxTeacher, label="softmax_separable", temperature=0.0,
-                                   n_train=16, d=32, vocab=128)),
-                     seeds=5, methods=_methods(scalar_steps=100_000, steps=20_000, batch=1024),
+                                   n_train=16, d=32, vocab=128)) + FIG2_DATASETS,
+                     seeds=5,
+                     methods=_methods(scalar_steps=100_000, steps=20_000, batch=1024) + (FIG2_ADAM,),
                      note="the paper's toy size (d = 32, V = 128, batch 1024) for 2e4 steps "
-                          "and a temperature scan; several CPU-hours"),
+                          "and a temperature scan; beside it the paper's Fig. 2 Adam setting "
+                          "(exp/exp-0.py: T in logspace(-2, -1.2, 8), Adam lr 3e-3, 5e4 steps, "
+                          "linear_adam_fig2 on softmax_fig2_T*); several CPU-hours"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
@@ -269,6 +295,19 @@ BENCHMARK = Benchmark(
                        "paper_value quotes the abstract, our derived exponents and the notebook fit "
                        "moved to note",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c1_scalar_one_third", "c2_linear_one_third", "c3_linear_adam_one_third",
+                          "c4_mlp_one_third"),
+                  what="loss-exponent band [0.28, 0.40] (research note) -> 1/3 +- (0.37 - 1/3) = "
+                       "[0.297, 0.370]; the full grid also runs the paper's Fig. 2 Adam setting "
+                       "(linear_adam_fig2 on eight softmax_fig2_T* teachers), read by no claim",
+                  why="issue 14: c2/c4 passed the note's band although their intervals exclude 1/3; the "
+                      "tolerance now comes from the paper: the largest deviation from 1/3 among the "
+                      "fitted exponents it presents as the universal 1/3 (Fig. 6 LLM fits: 0.34 +- 0.03, "
+                      "0.37 +- 0.01, 0.34 +- 0.01, 0.31 +- 0.02, from the authors' notebook "
+                      "LLMs/pythia-logit-0to3.ipynb; the body's text was not readable offline). Results had "
+                      "been seen (committed quick run: c2 0.364 [0.352, 0.377], c4 0.382 [0.369, 0.396])",
                   results_seen=True),
     ),
 )

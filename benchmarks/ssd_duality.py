@@ -54,6 +54,9 @@ METRICS = (
     Metric("mask_ss_rank", _mask_ss_rank, False, "ss_rank of the scalar SSD's causal mask L"),
     output_metric("time_s", description="min wall time over repeats of the algorithm alone"),
     output_metric("cpu_s", description="min process CPU time over repeats of the algorithm alone"),
+    output_metric("ops", description="scalar floating-point operations the implementation "
+                  "performs, counted from the sizes of the arrays it processes (methods/"
+                  "ssd_duality.py, count_ops_*)"),
 )
 
 # Rank study: small T (ss_rank costs ~T^4); runtime study: T large enough for the asymptotics.
@@ -87,8 +90,12 @@ _FULL_METHODS = (
     cfg(CausalSoftmaxAttention, label="softmax_attention", matrix_max_T=256),
 ) + _mutants(matrix_max_T=256)
 
-_CPU_NOTE = ("Measured as process CPU time (min over 5 repeats; wall time is also recorded as "
-             "time_s): on a shared machine, wall time adds the waits for other processes.")
+_OPS_NOTE = ("Measured as the count of scalar floating-point operations the implementation "
+             "performs (issue 14: timing verdicts flip with machine load; the count is "
+             "deterministic). Process CPU time (min over 5 repeats, cpu_s) and wall time "
+             "(time_s) are still recorded. Band: the paper's exponent +-0.1 (ours), narrow "
+             "enough to exclude T log T / T^2 log T, whose log-log slopes over T = 256..2048 "
+             "are about 1.15 / 2.15.")
 
 _EXACT_FOIL = ("An exact identity: no baseline computes the same map, so only a mutant of the "
                "paper's form (a component removed or an off-by-one) can fail it.")
@@ -195,35 +202,42 @@ BENCHMARK = Benchmark(
         Claim(id="c8_softmax_rank_grows", where="abstract, (iv)",
               text="softmax attention's rank explodes with sequence length",
               paper_value="\"fails to extend to standard softmax attention due to rank explosion\"",
-              check=Slope(method="softmax_attention", metric="ss_rank", x="T", lo=0.5, hi=1.05,
+              check=Slope(method="softmax_attention", metric="ss_rank", x="T", lo=0.9, hi=1.1,
                           where={"N": 4, "scalar": False}),
               source="paper",
               foils=("ssd_dense",),
               foil_note="The diagonal SSD's ss-rank stays at N whatever T (slope 0).",
               note="Full rank means ss-rank = ceil(T/2), slope 1 on log-log axes in exact "
-                   "arithmetic (the upper end, +0.05, is the largest attainable). lo = 0.5 is our "
-                   "choice: clearly growing, since a 1e-8 numerical rank may fall short of full. "
-                   "Growth with T is our reading of 'explosion'."),
+                   "arithmetic. Band: exponent 1 +-0.1 (issue 14; before: [0.5, 1.05], which "
+                   "admitted sqrt(T)-like growth); it excludes sqrt(T) (0.5) and T / log T "
+                   "(about 0.7-0.8 at T = 16..128). Growth with T is our reading of 'explosion'."),
         Claim(id="c9_recurrence_linear_time", where="abstract",
               text="linear-time O(T) recurrence",
               paper_value="\"as a linear-time O(T) recurrence\"",
-              check=Slope(method="ssm_recurrence", metric="cpu_s", x="T", lo=0.7, hi=1.3,
+              check=Slope(method="ssm_recurrence", metric="ops", x="T", lo=0.9, hi=1.1,
                           where={"N": 16}),
               source="paper",
               foils=("ssd_dense",),
               foil_note="The quadratic dense dual computes the same map in O(T^2 N).",
-              note="Theory O(TN) gives slope 1 in T; +-0.3 is our allowance for timing noise and "
-                   "per-call overhead at T = 256..2048 (interval fixed before running). " + _CPU_NOTE),
+              note="Theory O(TN) gives slope 1 in T (before issue 14: CPU-time slope in "
+                   "[0.7, 1.3], wide enough for T log T; the CPU-time slope was 1.00 [0.92, "
+                   "1.09]). " + _OPS_NOTE),
         Claim(id="c10_dense_quadratic_time", where="abstract",
               text="quadratic-time O(T^2) attention",
               paper_value="\"or as a quadratic-time O(T^2) attention\"",
-              check=Slope(method="ssd_dense", metric="cpu_s", x="T", lo=1.6, hi=2.4,
+              check=Slope(method="ssd_dense", metric="ops", x="T", lo=1.9, hi=2.1,
                           where={"N": 16}),
               source="paper",
               foils=("ssm_recurrence", "ssd_chunked"),
               foil_note="The recurrence and the chunked SSD compute the same map in linear time.",
-              note="Theory O(T^2 N) gives slope 2 in T; +-0.4 is our allowance (overhead at small "
-                   "T lowers it, cache effects raise it). " + _CPU_NOTE),
+              note="Theory O(T^2 N) gives slope 2 in T. The blocked dense form (64 rows at a "
+                   "time, up to the diagonal) performs (6N + 2) T (T + 64) / 2 + 2TN operations, "
+                   "quadratic with a linear lower-order term, so its fitted exponent over "
+                   "T = 256..2048 is about 1.91, at the band's lower edge (the quick grid "
+                   "cannot decide it; larger T, as in the full grid's 4096, moves it towards "
+                   "2). Before issue 14: CPU-time slope in [1.6, 2.4]; "
+                   "the CPU-time slope was 1.77 [1.71, 1.82] (per-block numpy overhead, linear "
+                   "in T, flattens it), which the new band would not accept. " + _OPS_NOTE),
     ),
     grids={
         "smoke": Grid(datasets=sweep(SSMSequences, T=[16, 100], N=[2], scalar=[False, True]),
@@ -252,6 +266,20 @@ BENCHMARK = Benchmark(
                        "the chunked form and the rank bounds are our consequences of (i)); "
                        "our readings moved to note",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c8_softmax_rank_grows", "c9_recurrence_linear_time",
+                          "c10_dense_quadratic_time"),
+                  what="c8: ss-rank slope band [0.5, 1.05] -> [0.9, 1.1]; c9: CPU-time slope "
+                       "in [0.7, 1.3] -> operation-count slope in [0.9, 1.1]; c10: CPU-time "
+                       "slope in [1.6, 2.4] -> operation-count slope in [1.9, 2.1]; new output "
+                       "metric ops (counted scalar operations)",
+                  why="issue 14: the bands admitted sqrt(T) (c8) and T log T (c9); the "
+                      "abstract's exponents are 'linear-time O(T)' and 'quadratic-time O(T^2)' "
+                      "(and full rank for softmax, exponent 1), +-0.1 excludes the log-factor "
+                      "alternatives; complexity claims count operations because timing "
+                      "verdicts flip with machine load. Results seen: CPU-time slopes 1.00 "
+                      "(c9) and 1.77 (c10), ss-rank slope 1.00 (c8)",
                   results_seen=True),
     ),
 )

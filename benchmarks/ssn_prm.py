@@ -146,7 +146,7 @@ BENCHMARK = Benchmark(
             id="c1_speedup_high_precision",
             where="abstract",
             text="Numerical experiments on matrix games demonstrate order-of-magnitude speedups "
-                 "over PRM+ for high-precision solutions.",
+                 "over PRM+ for high-precision solutions (our ratio is a censored lower bound)",
             paper_value="\"order-of-magnitude speedups over PRM+ for high-precision solutions\"",
             check=Ratio(numerator=PRM, denominator=HYBRID, metric="time_to_gap_1e-8", at_least=10.0),
             source="paper",
@@ -154,8 +154,17 @@ BENCHMARK = Benchmark(
             foils=(*SLOW_FIRST_ORDER, PRM_LAST),
             foil_note=_SPEEDUP_FOIL_NOTE,
             note="Geometric mean over paired instances of PRM+ (alternation, linear averaging) "
-                 "time-to-gap-1e-8 over the hybrid's; 'order of magnitude' read as >= 10x. PRM+ runs "
-                 "that hit the time cap are censored at the cap, so those ratios are lower bounds.",
+                 "time-to-gap-1e-8 over the hybrid's; 'order of magnitude' read as >= 10x. A "
+                 "CENSORED LOWER BOUND (issue 14): most PRM+ runs hit the 2.5 s cap without "
+                 "reaching 1e-8 (13 of 15 in the quick run) and enter with the cap as "
+                 "time-to-target, so each ratio, and the reported geometric mean, is a lower "
+                 "bound on the true speed-up (read the value as '>= x'). The check 'ratio >= 10' "
+                 "stays valid under this censoring: only the numerator is censored (the hybrid "
+                 "always reaches 1e-8, see c3), censoring can only lower the ratio, so a pass is "
+                 "conservative; a fail would be uninformative. The foils' ratios are not: "
+                 "RM+/OGDA/DRS hit their own 0.3 s cap, so both sides are censored and their "
+                 "ratio is the cap ratio 2.5/0.3 = 8.3; their failures show only that they do "
+                 "not reach 1e-8 within 0.3 s.",
         ),
         Claim(
             id="c1b_speedup_vs_prm_last_iterate",
@@ -170,7 +179,8 @@ BENCHMARK = Benchmark(
             foil_note=_SPEEDUP_FOIL_NOTE,
             note="Same sentence with the other common PRM+ read-out (last iterate instead of the "
                  "linear average); which one the paper uses was not verified, so this variant is "
-                 "our robustness check of c1. Censoring as in c1.",
+                 "our robustness check of c1. Censoring as in c1: a lower bound (fewer "
+                 "last-iterate runs hit the cap, 3 of 15 in the quick run).",
         ),
         Claim(
             id="c2_superlinear_ssn_phase",
@@ -203,6 +213,26 @@ BENCHMARK = Benchmark(
             note="Our consequence of the sentence (the paper states no such test): every hybrid "
                  "run reaches duality gap 1e-8 within its cap (global progress + local phase).",
         ),
+        Claim(
+            id="c4_lp_faster_than_hybrid",
+            where="not in the paper (reviewer's remark: a zero-sum game is an LP)",
+            text="at these sizes the game's LP solved by HiGHS reaches duality gap 1e-8 faster "
+                 "than the hybrid",
+            paper_value="not stated: the paper compares with PRM+ only (abstract)",
+            check=Ratio(numerator=HYBRID, denominator="lp_highs", metric="time_to_gap_1e-8",
+                        at_least=1.0),
+            source="derived",
+            subject="lp_highs",
+            foils=(PRM, "drs"),
+            foil_note="First-order methods in the LP's place (PRM+, DRS) are slower than the "
+                      "hybrid at 1e-8.",
+            note="An honest comparison the paper does not make (issue 14): geometric mean over "
+                 "paired instances of the hybrid's time-to-gap-1e-8 over HiGHS's (one LP solve, "
+                 "gap of its solution <= 1e-8). In the issue-13 quick run HiGHS was faster on "
+                 "every game, by about 6x (range about 1.3-40x). Threshold 'faster' = ratio > 1 "
+                 "(ours). Wall times in one process; the hybrid pays Python overhead per "
+                 "iteration, HiGHS is compiled code, so this says nothing about asymptotics.",
+        ),
     ),
     grids={"smoke": SMOKE, "quick": QUICK, "full": FULL},
     description=(
@@ -228,6 +258,17 @@ BENCHMARK = Benchmark(
                        "c3 derived); paper_value now quotes the abstract, the summaries' "
                        "'local quadratic' moved to note",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c4_lp_faster_than_hybrid",),
+                  what="claim added (derived): Ratio(hybrid / lp_highs, time_to_gap_1e-8) > 1, "
+                       "subject lp_highs, foils prm_plus and drs. c1/c1b declarations unchanged; "
+                       "their text and notes now say that the PRM+ speed-up is a censored lower "
+                       "bound and why the check stays valid under that censoring",
+                  why="issue 14: the HiGHS LP solves every quick-grid game to 1e-8 about 6x "
+                      "faster than the hybrid (range 1.7-49x), a comparison the paper does not "
+                      "make and the claims page should show; most PRM+ runs hit their time cap, "
+                      "so the reported speed-up is a lower bound",
                   results_seen=True),
     ),
 )

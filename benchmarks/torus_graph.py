@@ -13,7 +13,7 @@ import numpy as np
 from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
                             sweep)
 from claimbench.baselines.exact_score_matching import ExactScoreMatching
-from claimbench.checks import Equivalent, Ratio, Slope, Value
+from claimbench.checks import Better, Equivalent, Ratio, Slope
 from claimbench.datasets.torus_graph_samples import TorusGraphSamples
 from claimbench.methods.torus_graph import StochasticScoreMatching
 
@@ -66,13 +66,21 @@ METRICS = (
     output_metric("form_cpu_s", description="exact: CPU time to form Gamma and H_hat"),
     output_metric("iter_cpu_s", description="SSM: CPU time per Adam iteration (loop / n_iter)"),
     output_metric("iter_time_s", description="SSM: wall time per Adam iteration"),
+    output_metric("solve_cpu_min_s", description="exact: fastest CPU time of the dense LU solve "
+                  "over timing_repeats passes (3 in the quick and full grids)"),
+    output_metric("cpu_min_s", description="exact: fastest formation + fastest solve over "
+                  "timing_repeats passes; SSM: set-up + n_iter x iter_cpu_min_s"),
+    output_metric("iter_cpu_min_s", description="SSM: CPU time per iteration of the fastest "
+                  "block of 100 iterations"),
 )
 
-# Exact runs on d <= 48 (Gamma <= 162 MiB); d = 64, 128 exceed the 256 MiB budget.
+# Exact runs on d <= 48 (Gamma <= 162 MiB); d = 64, 96, 128 exceed the 256 MiB budget. d = 96
+# was added in issue 14 so that c6's paired test has 9 units (with 6, an exact signed-rank test
+# cannot reach its Holm level) and c5's fit a fourth size.
 _EXACT_D = (8, 16, 24, 32, 40, 48)
-_BIG_D = (64, 128)
+_BIG_D = (64, 96, 128)
 _EXACT_SLOPE_D = (24, 32, 40, 48)
-_SSM_SLOPE_D = (48, 64, 128)
+_SSM_SLOPE_D = (48, 64, 96, 128)
 
 # Foil: SSM with the couplings held at 0 (independent von Mises marginals; methods/torus_graph.py
 # "Mutants for foils"). It returns a finite phi at every d in O(B d) per iteration.
@@ -80,11 +88,15 @@ NO_COUPLING = "tg_ssm[mutant=no_coupling]"
 _ALL_CLAIMS = ("c1_r2_matches_exact", "c2_coupling_mse_not_worse", "c3_exact_solve_d6",
                "c4_exact_total_time", "c5_ssm_iteration_d2", "c6_ssm_beyond_exact")
 
-_METHODS = (cfg(StochasticScoreMatching), cfg(ExactScoreMatching),
+# The exact solve is timed as the fastest of 3 passes (issue 14: complexity fits must not move
+# with machine load); its phi, and so every accuracy metric, is the first pass's.
+_EXACT_TIMED = cfg(ExactScoreMatching, label="exact_sm", timing_repeats=3)
+_METHODS = (cfg(StochasticScoreMatching), _EXACT_TIMED,
             cfg(StochasticScoreMatching, label=NO_COUPLING, mutant="no_coupling"))
 
-_CPU_NOTE = ("Process CPU time (BLAS limited to one thread by the harness); the machine is "
-             "shared, so wall time (also stored) includes waits.")
+_CPU_NOTE = ("Process CPU time (BLAS limited to one thread by the harness), the fastest of "
+             "repeated timings (issue 14: the machine is shared, and a busy machine moved c5 "
+             "from slope 1.87 to 1.52 when a single timing was used).")
 
 BENCHMARK = Benchmark(
     slug="torus_graph",
@@ -136,56 +148,68 @@ BENCHMARK = Benchmark(
         Claim(id="c3_exact_solve_d6", where="method text (section not read; research note)",
               text="the exact score-matching solution costs O(d^6) time",
               paper_value="O(d^6)",
-              check=Slope(method="exact_sm", metric="solve_cpu_s", x="d", lo=5.0, hi=6.5,
+              check=Slope(method="exact_sm", metric="solve_cpu_min_s", x="d", lo=5.5, hi=6.5,
                           where={"d": _EXACT_SLOPE_D}),
-              note="Dense LU of the 2d^2 x 2d^2 system, (16/3) d^6 flops: exponent 6. At "
-                   "N = 2d^2 = 1152..4608 BLAS efficiency still grows with N, which lowers the "
-                   "measured exponent, hence lo = 5.0 (fixed before running). " + _CPU_NOTE,
+              note="Dense LU of the 2d^2 x 2d^2 system, (16/3) d^6 flops: exponent 6. Issue 14: "
+                   "the band is the paper's exponent 6 +- 0.5 (the exponents closer to 6 than "
+                   "to 5 or 7), so d^5 fails; until then [5.0, 6.5], lowered for BLAS "
+                   "efficiency, which still grows with N = 2d^2 = 1152..4608 and lowers the "
+                   "measured exponent (an effect of the sizes a CPU can hold, recorded as "
+                   "such if the claim fails). Fastest of 3 solves per cell. " + _CPU_NOTE,
               source="paper",
               foils=("tg_ssm",),
-              foil_note="SSM has no dense solve (no solve_cpu_s), so it can only fail; the "
+              foil_note="SSM has no dense solve (no solve_cpu_min_s), so it can only fail; the "
                         "claim is about the exact estimator alone."),
         Claim(id="c4_exact_total_time", where="method text (section not read; research note)",
               text="the exact score-matching estimator's cost grows like d^6",
               paper_value="O(d^6)",
-              check=Slope(method="exact_sm", metric="cpu_s", x="d", lo=4.5, hi=6.5,
+              check=Slope(method="exact_sm", metric="cpu_min_s", x="d", lo=4.5, hi=6.5,
                           where={"d": _EXACT_SLOPE_D}),
               note="Whole fit: forming Gamma (~32 n d^3 flops, O(n d^3) with the block "
                    "structure) plus the solve ((16/3) d^6). At n = 2000 and d = 24..48 the flop "
                    "model gives an exponent of about 5.2, below the asymptotic 6; interval "
-                   "[4.5, 6.5] fixed before running. " + _CPU_NOTE,
+                   "[4.5, 6.5] fixed before running (kept in issue 14: the flop model, not the "
+                   "asymptotic exponent, sets it at these sizes). Fastest formation plus "
+                   "fastest solve of 3 passes. " + _CPU_NOTE,
               source="paper",
               foils=("tg_ssm",),
               foil_note="SSM's whole fit grows about like d^1.3 at fixed iterations: a d^6 "
-                        "claim must not hold for it."),
+                        "claim must not hold for it (its cpu_min_s: set-up plus n_iter times "
+                        "its fastest block's per-iteration time)."),
         Claim(id="c5_ssm_iteration_d2", where="method text (section not read; research note)",
               text="each stochastic score-matching iteration costs O(d^2) per sample",
               paper_value="O(d^2)",
-              check=Slope(method="tg_ssm", metric="iter_cpu_s", x="d", lo=1.5, hi=2.5,
+              check=Slope(method="tg_ssm", metric="iter_cpu_min_s", x="d", lo=1.5, hi=2.5,
                           where={"d": _SSM_SLOPE_D}),
               note="Batch 512 fixed, so cost O(512 d^2) per iteration: exponent 2. Interval "
                    "[1.5, 2.5] is the research note's; per-iteration costs linear in d (exp, "
                    "gathers) and fixed overheads lower the exponent at small d, so only "
-                   "d = 48..128 is used. " + _CPU_NOTE,
+                   "d = 48..128 is used. Per-iteration CPU time of the fastest block of 100 "
+                   "iterations (of 2000). " + _CPU_NOTE,
               source="paper",
               foils=("exact_sm", NO_COUPLING),
-              foil_note="exact_sm runs no iterations (no iter_cpu_s: it can only fail); the "
+              foil_note="exact_sm runs no iterations (no iter_cpu_min_s: it can only fail); the "
                         "coupling-free mutant's iteration is O(d), which the exponent-2 reading "
                         "of O(d^2) must reject."),
         Claim(id="c6_ssm_beyond_exact",
               where="Fig. 2a,b (exact entries missing past OOM; research note)",
               text="SSM fits torus graphs at sizes where the exact solve does not fit in memory",
               paper_value="exact fails near d = 100 on a 24 GB GPU",
-              check=Value(method="tg_ssm", metric="finite_fit", lo=1.0, stat="min",
-                          where={"d": _BIG_D}),
-              note="At d = 64 and 128 the exact estimator declines (applies_to): its Gamma "
-                   "would take 512 MiB and 8 GiB, over the stated budget max_gamma_mb = 256. "
-                   "SSM must return a finite phi in every such cell (its recovery is in the "
-                   "table).",
+              check=Better(method="tg_ssm", baseline=NO_COUPLING, metric="coupling_mse",
+                           where={"d": _BIG_D}),
+              note="At d = 64, 96 and 128 the exact estimator declines (applies_to): its Gamma "
+                   "would take 512 MiB, 2.5 GiB and 8 GiB, over the stated budget "
+                   "max_gamma_mb = 256. "
+                   "Issue 14: 'fits' now means a coupling fit better than none: SSM's "
+                   "off-diagonal MSE must be below that of the same SSM with the couplings held "
+                   "at 0 (paired over (d, seed), margin 0, 9 units in the quick grid); until then "
+                   "the check was 'returns a "
+                   "finite phi', which zero couplings also pass.",
               source="paper",
               foils=(NO_COUPLING, "exact_sm"),
-              foil_note="Issue 13: a fit that returns zero couplings is finite at every d and "
-                        "passes 'finite fit'; exact_sm declines at these d (it can only fail)."),
+              foil_note="The coupling-free fit in the subject's place improves on itself by "
+                        "exactly 0 and must fail; exact_sm declines at these d (it can only "
+                        "fail)."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(TorusGraphSamples, d=[4, 6, 8], n=[300], sweeps=[10]),
@@ -202,8 +226,8 @@ BENCHMARK = Benchmark(
                                 + sweep(TorusGraphSamples, d=list(_BIG_D), n=[1000])),
                       seeds=3,
                       methods=_METHODS,
-                      note="d = 8..48 (n = 2000): both estimators; d = 64, 128 (n = 1000): "
-                           "SSM only (exact over its memory budget). 24 dataset cells. The "
+                      note="d = 8..48 (n = 2000): both estimators; d = 64, 96, 128 (n = 1000): "
+                           "SSM only (exact over its memory budget). 27 dataset cells. The "
                            "coupling-free mutant is a foil (under a second per cell)."),
         "full": Grid(datasets=(sweep(TorusGraphSamples, d=list(_EXACT_D),
                                      n=[1000, 4000, 16000])
@@ -219,6 +243,26 @@ BENCHMARK = Benchmark(
                        "the couplings held at 0) added to every grid, so the quick and full "
                        "grids now list their methods",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
+                  results_seen=True),
+        Amendment(date="2026-12-03",
+                  claims=("c3_exact_solve_d6", "c4_exact_total_time", "c5_ssm_iteration_d2",
+                          "c6_ssm_beyond_exact"),
+                  what="c3: metric solve_cpu_s -> solve_cpu_min_s (fastest of 3 solves), band "
+                       "[5.0, 6.5] -> [5.5, 6.5]; c4: metric cpu_s -> cpu_min_s (fastest "
+                       "formation + fastest solve of 3), band unchanged; c5: metric iter_cpu_s "
+                       "-> iter_cpu_min_s (fastest block of 100 iterations), band unchanged; c6: "
+                       "Value(tg_ssm, finite_fit, min >= 1) -> Better(tg_ssm over "
+                       "tg_ssm[mutant=no_coupling], coupling_mse) at d = 64, 96, 128; the "
+                       "quick and full grids time the exact solve 3 times (timing_repeats=3, same phi); the "
+                       "quick grid adds d = 96 (n = 1000), used by c5 (d = 48..128) and c6 "
+                       "(d = 64..128)",
+                  why="issue 14: c3's band admitted d^5 while the paper states O(d^6) (band now "
+                      "6 +- 0.5); c3-c5 were single CPU timings whose slopes moved with machine "
+                      "load (c5: 1.87 -> 1.52); c6 was met by a method returning zero couplings, "
+                      "and the paper's point is that SSM still fits the model where the exact "
+                      "solve runs out of memory; d = 96 added after seeing that c6's 6 paired "
+                      "units (all positive) cannot reach the Holm level of an exact signed-rank "
+                      "test (p >= 1/64)",
                   results_seen=True),
     ),
 )

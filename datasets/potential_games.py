@@ -38,6 +38,14 @@ cannot notice; lowest-index tie-breaking can).
 or, by default, payoffs with offsets that depend on the opponent's action only,
 ``A[i,j] = (P[i,j] + c_j) / 2``, ``B[i,j] = (P[i,j] + d_i) / 2`` (potential ``P / 2``).
 
+``miscoordination`` (a control for the potential property): a symmetric identical-interest
+game, ``P = P^T`` with off-diagonal entries ~ U[0.5, 1] (averaged with the transpose) and a low
+diagonal ~ U[0, 0.25], started on the diagonal profile (0, 0). From a diagonal profile both
+players gain by leaving it, and by symmetry they leave towards the same action k, so
+simultaneous updates land on the diagonal (k, k) again and can lower the potential; pure Nash
+equilibria are off the diagonal. Alternating updates cannot lower it (each half step is one
+player's FTRL step), so these instances let simultaneous FTRL fail the property.
+
 Every instance carries a start profile that the players are taken to have played for
 ``prefix`` rounds before time 1 (their initial history; see the benchmark note), and the
 accuracy ``eps = eps_scale / m`` (the paper's regime eps <= 1/(8m)).
@@ -159,4 +167,26 @@ class RandomPotentialGame(Dataset):
         data = {"A": A, "B": B, "P": P, "start": start, "prefix": int(self.prefix),
                 "eps": self.eps_scale / m}
         truth = {"pure_ne": pure_nash(A, B), "phi_max": float(P.max())}
+        return Instance(data=data, truth=truth)
+
+
+@dataclass
+class MiscoordinationGame(Dataset):
+    """Symmetric identical-interest game with a low diagonal, started on the diagonal (control
+    on which simultaneous FTRL lowers the potential)."""
+
+    name: ClassVar[str] = "miscoordination"
+    m: int = 3  # actions per player
+    eps_scale: float = 0.125  # eps = eps_scale / m, as for the staircase
+    prefix: int = 10  # rounds at the start profile (0, 0) before time 1 (as for the staircase)
+
+    def make(self, seed: int) -> Instance:
+        rng = np.random.default_rng(seed)
+        m = int(self.m)
+        P = rng.uniform(0.5, 1.0, (m, m))  # (m, m)
+        P = 0.5 * (P + P.T)  # symmetric: both players leave the diagonal towards the same action
+        np.fill_diagonal(P, rng.uniform(0.0, 0.25, m))
+        data = {"A": P, "B": P, "P": P, "start": (0, 0), "prefix": int(self.prefix),
+                "eps": self.eps_scale / m}
+        truth = {"pure_ne": pure_nash(P, P), "phi_max": float(P.max())}
         return Instance(data=data, truth=truth)

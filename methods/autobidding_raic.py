@@ -59,6 +59,15 @@ Deviations:
      only and no claim uses them.
   6. The research note suggested a 400 x 400 multiplier grid with refinement for n = 2; the
      cut enumeration above replaces it (it finds every equilibrium exactly, the grid cannot).
+
+Mutants for foils (field ``mutant``; the default "" is the method above, unchanged; no mutant is
+the paper's method):
+  - ``reported_worth``: requirement (7) removed: a misreport's equilibria are judged under the
+    constraint the advertiser *reported* (c'_i) instead of its true c_i, so a looser report that
+    wins more value by overspending is not charged for breaking the true constraint. Same
+    equilibria, same misreport grid; only the worth changes. It shows that the misreports of the
+    grid do move an advertiser to more value, so zero RAIC/OAIC violations for SPA come from the
+    true-constraint accounting the definitions require, not from misreports that change nothing.
 """
 from __future__ import annotations
 
@@ -217,18 +226,22 @@ def worth(eqs: list[dict], i: int, kind: str, c_true: float, scale: float, tol: 
 
 
 def ic_violations(truth_eqs: list[dict], mis_eqs: list[list[dict]], i: int, kind: str,
-                  c_true: float, scale: float, tol: float = 1e-6) -> dict:
+                  c_true: float, scale: float, tol: float = 1e-6,
+                  c_judged: list[float] | None = None) -> dict:
     """AIC / RAIC / OAIC verdicts for advertiser i against a list of misreports' equilibrium sets.
 
     Margins are (misreport statistic - truthful statistic) / scale, clipped to [-1, 1]: positive
-    means the misreport is better, i.e. a violation when above tol.
+    means the misreport is better, i.e. a violation when above tol. ``c_judged`` (foil only, the
+    ``reported_worth`` mutant) judges each misreport's equilibria under the constraint it reports
+    instead of the true one.
     """
     t_min, t_max = worth(truth_eqs, i, kind, c_true, scale, tol)
     margins = {"aic": -1.0, "raic": -1.0, "oaic": -1.0}
-    for eqs in mis_eqs:
+    for k, eqs in enumerate(mis_eqs):
         if not eqs:
             continue
-        m_min, m_max = worth(eqs, i, kind, c_true, scale, tol)
+        c_eval = c_true if c_judged is None else c_judged[k]
+        m_min, m_max = worth(eqs, i, kind, c_eval, scale, tol)
         for key, diff in (("aic", m_max - t_min), ("raic", m_min - t_min), ("oaic", m_max - t_max)):
             d = -1.0 if not np.isfinite(diff) else float(np.clip(diff / scale, -1.0, 1.0))
             margins[key] = max(margins[key], d)
@@ -238,7 +251,7 @@ def ic_violations(truth_eqs: list[dict], mis_eqs: list[list[dict]], i: int, kind
 
 
 def market_ic(solve: Callable, V: np.ndarray, kind: str, cons: np.ndarray, factors, tol: float,
-              seed: int) -> dict:
+              seed: int, reported_worth: bool = False) -> dict:
     """Solve the truthful market and every single-advertiser misreport; return the verdicts."""
     truth, rejected = solve(V, kind, cons, seed)
     row = {"n": int(V.shape[0]), "n_eq_truth": len(truth), "rejected": rejected, "missing": 0}
@@ -255,18 +268,20 @@ def market_ic(solve: Callable, V: np.ndarray, kind: str, cons: np.ndarray, facto
             row["rejected"] += rej
             row["missing"] += int(not eqs)
             mis.append(eqs)
-        res = ic_violations(truth, mis, i, kind, cons[i], float(V[i].sum()), tol)
+        judged = [cons[i] * f for f in factors] if reported_worth else None
+        res = ic_violations(truth, mis, i, kind, cons[i], float(V[i].sum()), tol, judged)
         for key in verdict:
             verdict[key] = max(verdict[key], res[key])
     row.update(verdict)
     return row
 
 
-def run_markets(solve: Callable, data: dict, factors, tol: float, seed: int) -> dict:
+def run_markets(solve: Callable, data: dict, factors, tol: float, seed: int,
+                reported_worth: bool = False) -> dict:
     """IC analysis of every market in a cell; cell metrics are maxima / means over markets."""
     t0 = time.perf_counter()
     rows = [market_ic(solve, mk["V"], mk["kind"], np.asarray(mk["cons"], float), factors, tol,
-                      seed + j) for j, mk in enumerate(data["markets"])]
+                      seed + j, reported_worth) for j, mk in enumerate(data["markets"])]
     elapsed = time.perf_counter() - t0
     done = [r for r in rows if "raic" in r]
     out: dict = {"time_s": elapsed, "markets": rows, "n_markets": len(rows),
@@ -293,9 +308,13 @@ class AutobiddingIC(Method):
     tol: float = 1e-6  # relative tolerance of the comparisons (research note)
     starts: int = 6  # best-response starts for n >= 3 (our choice)
     iters: int = 60  # best-response iterations per start (our choice)
+    mutant: str = ""  # foil only: "reported_worth" (module header); not the paper's method
 
     def solve(self, V, kind, cons, seed):
         return spa_equilibria(V, kind, cons, seed, self.starts, self.iters)
 
     def run(self, data, seed):
-        return run_markets(self.solve, data, self.factors, self.tol, seed % (2 ** 31))
+        if self.mutant not in ("", "reported_worth"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
+        return run_markets(self.solve, data, self.factors, self.tol, seed % (2 ** 31),
+                           reported_worth=self.mutant == "reported_worth")

@@ -43,6 +43,8 @@ Deviations:
 5. The quick grid uses degree R = 32 (the other degree of vamana-config.yaml) and L1 = n (the whole
    corpus ranked under d, as L1 = 5000 does on the paper's smallest corpora) to fit its time budget;
    the full grid uses the code's R = 64 and L1 = 5000. D is the L2 distance (the paper: cosine).
+   The quick grid's quotas are the code's list up to 400 and then only 500, 1000, 2000, 3000, 5000
+   of its longer list (which runs up to L1), for time; the full grid runs the list up to 5000.
 """
 from __future__ import annotations
 

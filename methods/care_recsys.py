@@ -32,8 +32,20 @@ Member m predicts C_m,t(u) = {c : s_m(u, c) >= lambda_m,t}, capped at ``max_set_
 predictor with CARE's threshold (all members are still run, since (3) compares backbones).
 
 Deviations:
-1. Rule taken from the authors' code, not the paper's text (unavailable); the equations above
-   are our reading of it. The paper's guarantees and any tolerance it states were not seen.
+1. Rule taken from the authors' code, not the paper's text; the equations above are our
+   reading of it. Issue 14 asked whether the paper's rule differs from the code's on two
+   points: (a) the Hoeffding start of (1), whose margin sqrt(log(2|Lambda|/delta)/(2n)) =
+   0.091 at n = 500 exceeds alpha = 0.05 and 0.1, so no lambda qualifies and every member
+   starts at lambda = 0 (all candidates, capped at 50), as the code's fallback does; and
+   (b) the segment temperature tau = alpha of (3), at which the (length)^gamma factor keeps
+   the segment at step 0, so (4) averages the whole history (a cumulative average). The
+   paper's PDF (PMLR v306, bisht26b) was found in the search corpus, but only its abstract
+   and the opening of its introduction are readable there, so the paper's rule could not be
+   compared on either point: we keep the code's rule as the method, and the code's
+   behaviour stands unconfirmed against the paper. ``care_tau1`` (tau = 1) is the
+   sensitivity variant for (b); the full grid's 2000 users per step bring the margin
+   (0.046) below alpha for (a). The authors' real datasets put one interaction per
+   qualifying user (>= 100 interactions) in a step, likely more than our 500 (not checked).
 2. The code's lambda update starts from lambda_{t-1} (an off-by-one on its own history); we use
    lambda_t as the note and the formula state.
 3. The code raises the vote threshold 1/2 by an alpha-dependent constant (+0.04 at alpha = 0.1,

@@ -5,11 +5,13 @@ Moeen Nehzati, arXiv 2509.04477, https://arxiv.org/abs/2509.04477 (text read: ar
 abstract and introduction only; Table I could not be retrieved offline). Hyperparameters come
 from the author's code MoeenNehzati/gconvex: commit 806598d "the version with the runs in the
 paper" (scripts/mech_design.py, mech_design/mechanism.py, models/finite_model.py,
-tools/utils.py) and HEAD 85a5da4 (scripts/solve_mechanisms.py, menu size 6d + 5).
+tools/utils.py); the menu size 6d + 5 is from commit 2e128b5 "pre transition to separable model
+for mech design" (scripts/solve_mechanisms.py, npoints_per_dim1 = [6*d+5 ...]); the current
+HEAD 85a5da4 uses d + 10 (deviation 7).
 
 Implemented:
   (1) The finitely Y-convex layer  f(x) = max_j [ k(x, y_j) - b_j ],  j = 0..J, with learnable
-      points y_j and intercepts b_j (a convex parameter set for the intercepts).
+      points y_j and intercepts b_j.
   (2) Its smoothing: softmax weights w_j(x) = softmax_j(tau_eff * s_j(x)), s_j = k(x,y_j) - b_j,
       with tau_eff = clip(tau / span(s), tau, 5000) as in the code's `moded_max(mode="soft")`,
       and the temperature annealed (cosine) from `temp_init` to `temp` over `temp_warmup_steps`.
@@ -17,7 +19,8 @@ Implemented:
       b_j its price, plus a default option (y_0 = 0, b_0 = 0). Utility u(x) = f(x) is convex, the
       buyer picks j*(x) = argmax_j s_j(x); IC and IR hold by construction with the hard max.
       Soft revenue  R = mean_i sum_j w_ij b_j  (code: revenue = k(x, choice) - v), maximised by
-      Adam with closed-form gradients:
+      AdamW (the code's torch.optim.AdamW with only lr passed, so torch's default decoupled
+      weight decay 0.01 on every parameter) with closed-form gradients:
          dR_i/ds_ij = tau_i w_ij (b_j - R_i) + (term through tau_i = temp / span_i),
          dR_i/db_j = w_ij - dR_i/ds_ij,  dR_i/dy_j = dR_i/ds_ij x_i.
       With `symmetric=True` (code: sorted_model=True) the menu is the closure of {(y_j, b_j)}
@@ -39,10 +42,23 @@ Deviations:
      With symmetric=False, y = sigmoid(r) (ours; the code leaves y unconstrained there).
   3. Default option has utility 0 (code: intercept -4*epsilon = utility 2e-3 margin); no
      ReduceLROnPlateau scheduler, no convergence-based early stop, full-batch steps.
+     No barrier terms: mech_design/mechanism.py defines a hinge-squared barrier for the
+     allocation bounds (tools/utils.py model_min_constraint / model_max_constraint) with an
+     adaptive penalty, but the scripts that run it (806598d scripts/mech_design.py, 2e128b5 and
+     85a5da4 scripts/solve_mechanisms.py) all pass `constraint_fns=[]`, so no barrier is active
+     in the authors' runs; our allocations stay in [0, 1] by the parameterisation (deviation 2),
+     and the outside option is the fixed default (y_0 = 0, b_0 = 0), so no barrier is needed.
   4. Initialisation as in the code: raw points N(0, 1), prices 0 (no quantile warm start).
   5. OT: the layer's points are fixed to the target sample (semi-discrete dual); the paper also
      learns Y for continuous targets. Step size, temperature and steps for OT are our choice.
   6. Scale (steps, samples, menu size) is reduced in the quick grid; see the benchmark grids.
+  7. Menu size 6n + 5 (commit 2e128b5). The commit with the paper's runs (806598d) used
+     int(2 + 275 (1 - exp(-0.015 (d - 1)))) points (2 and 6 for d = 1, 2: our runs got stuck at
+     the bundle price with 6 points for d = 2); the current HEAD 85a5da4 uses d + 10 (11..16
+     points for d = 1..6, fewer than 6n + 5 = 11..41 for d >= 2).
+  8. The parameter set is not claimed convex: the points pass through the sorted/rescaled (or
+     sigmoid) parameterisation, and an independent audit found a counterexample to convexity of
+     the lean parameter set; only the utility f(x) is convex in x.
 
 Mutants for foils (field ``mutant``; the default "" is the method above, unchanged; no mutant is
 the paper's method):
@@ -68,7 +84,8 @@ from claimbench.optim import Adam
 
 
 def code_menu_size(n_goods: int) -> int:
-    """Menu size rule of scripts/solve_mechanisms.py (HEAD): 6 d + 5 points plus the default.
+    """Menu size rule of scripts/solve_mechanisms.py at commit 2e128b5: 6 d + 5 points plus the
+    default (HEAD 85a5da4 uses d + 10).
 
     (The older rule of commit 806598d, int(2 + 275 (1 - exp(-0.015 (d - 1)))), gives 2 and 6
     points for d = 1, 2; at 6 points for d = 2 our runs got stuck at the bundle price.)
@@ -207,7 +224,8 @@ class GCFAuction(Method):
     temp_init: float = 1.0  # code: temp_schedule_initial = 1.0
     temp_warmup_steps: int = 500  # code: temp_warmup_steps = 500
     n_steps: int = 20_000  # code: --niters default 20_000
-    lr: float = 0.05  # code: lr = 0.05 (Adam)
+    lr: float = 0.05  # code: lr = 0.05 (torch.optim.AdamW)
+    weight_decay: float = 0.01  # code: AdamW's default (only lr passed, 806598d mech_design.py)
     max_grad_norm: float = 10.0  # code: max_clipping_norm = 10
     n_train: int = 0  # 0 = all training samples given (code: max_samples = 10_000)
 
@@ -226,7 +244,7 @@ class GCFAuction(Method):
         # Code's initialisation: raw points ~ N(0, 1), intercepts (prices) 0.
         r = rng.standard_normal((J, n))
         b = np.zeros(J)
-        opt = Adam(self.lr)
+        opt = Adam(self.lr, weight_decay=self.weight_decay, decoupled=True)  # torch AdamW
         trace_x, trace_y = [], []
         for step in range(self.n_steps):
             temp = anneal(step, self.temp_init, self.temp, self.temp_warmup_steps)

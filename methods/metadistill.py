@@ -48,6 +48,25 @@ Deviations:
    covariance; the abstract's "diversity-preserving distillation") are off, as in the code's
    LES configuration ``configs/distill_les.json``; the KL to a full teacher covariance
    already penalises a collapsed student population.
+6. The CMA-ES teacher repairs sampled points by clipping to the box (pycma's ``bounds`` in
+   the code).
+
+Initialisations and metric against the authors' code (issue 14):
+- CMA-ES teacher: followed. The code's ``optimizers/cmaes.py`` starts CMA-ES at x0 ~ U(0, 1)^D
+  with sigma0 ~ U(0, 1) (``numpy.random.rand()``), whatever the box; ``teacher_cma_init="unit"``
+  does the same (sigma0 drawn from U(0.001, 1), as pycma needs sigma0 > 0). Our first version
+  started at x0 ~ U(box), sigma0 = 0.2 x width (``teacher_cma_init="box"``). The code handles
+  the box with pycma's ``bounds`` option; we clip-repair sampled points (deviation 6).
+- DE teacher: its initial population is uniform in the box (the code's ``genRandomPop``).
+- LES: the state at the start of a run (mean ~ U(box), sigma = 1.0 on [-5, 5], generation
+  counter ~ U{0..2000}) is the code's ``les_config.json``/``_LESCore.reset``; the distilled
+  student's weights start at PyTorch's default ``nn.Linear`` init, as the code's
+  ``GradBasedLES`` (the 0.02-scaled ``param_init_scale`` of ``les_config.json`` applies to the
+  gradient-free LES, whose weights MetaBBO's outer CMA-ES samples instead). The audit's
+  further LES-initialisation difference could not be located in the time available.
+- Metric: the code's curves plot the best fitness of each generation's population
+  (``--curve best-gen``, its default), not the best so far; outputs carry both (``best_f``
+  best-so-far, ``last_f`` the final population's best) and the claims use ``last_f``.
 
 Mutants for foils (not the paper's method; the default mutant="" is MetaDistill bit for bit):
   ssft_ascent: SSFT (6) with the sign of its step flipped, i.e. Adam ascending the same
@@ -75,9 +94,9 @@ TEACHERS = ("cma_es", "differential_evolution")
 
 # -- (1)-(3) expert trajectories -----------------------------------------------------------------
 def teacher_run(name: str, f, dim: int, lower: float, upper: float, popsize: int,
-                generations: int, seed: int) -> dict:
+                generations: int, seed: int, cma_init: str = "unit") -> dict:
     if name == "cma_es":
-        tr = cma_trajectory(f, dim, lower, upper, popsize, generations, seed)
+        tr = cma_trajectory(f, dim, lower, upper, popsize, generations, seed, init=cma_init)
         return {"mean": tr["mean"], "cov": tr["cov"], "best": tr["best_trace"]}
     if name == "differential_evolution":
         tr = de_trajectory(f, dim, lower, upper, popsize, generations, seed)
@@ -178,14 +197,15 @@ def step_grads(params: dict, state, X, fit, eps_noise, lower, upper, mu_q, cov_q
 
 
 def collect_experts(sample_tasks, n_epochs: int, teachers: tuple[str, ...], popsize: int,
-                    generations: int, interval: int, rng: np.random.Generator) -> list[list[dict]]:
+                    generations: int, interval: int, rng: np.random.Generator,
+                    cma_init: str = "unit") -> list[list[dict]]:
     """experts[e][k]: task k of teacher epoch e with its selected Gaussian trajectory."""
     experts = []
     for _ in range(n_epochs):
         row = []
         for f, dim, lo, hi in sample_tasks(rng):
-            runs = {t: teacher_run(t, f, dim, lo, hi, popsize, generations, int(rng.integers(2**31)))
-                    for t in teachers}
+            runs = {t: teacher_run(t, f, dim, lo, hi, popsize, generations, int(rng.integers(2**31)),
+                                   cma_init) for t in teachers}
             sel = select_best(runs, interval)
             row.append({"task": (f, dim, lo, hi), **sel})
         experts.append(row)
@@ -194,10 +214,12 @@ def collect_experts(sample_tasks, n_epochs: int, teachers: tuple[str, ...], pops
 
 def distill(sample_tasks, seed: int, popsize: int, generations: int, interval: int,
             teacher_epochs: int, epochs: int, lr: float, weight_decay: float, grad_clip: float,
-            kl_clip: float, teachers: tuple[str, ...], sigma_frac: float) -> tuple[dict, dict]:
+            kl_clip: float, teachers: tuple[str, ...], sigma_frac: float,
+            teacher_cma_init: str = "unit") -> tuple[dict, dict]:
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
-    experts = collect_experts(sample_tasks, teacher_epochs, teachers, popsize, generations, interval, rng)
+    experts = collect_experts(sample_tasks, teacher_epochs, teachers, popsize, generations, interval, rng,
+                              teacher_cma_init)
     t_teach = time.perf_counter() - t0
     params = init_params(rng, "torch")
     opt = Adam(lr, weight_decay=weight_decay, decoupled=True, decays=_not_bias)  # AdamW
@@ -284,7 +306,10 @@ class MetaDistill(Method):
     grad_clip: float = 1.0  # code: clip_grad_norm_ 1.0
     kl_clip: float = 10.0  # code: KL clip_val 10, soft
     teachers: tuple = TEACHERS  # code: 7 teachers; we use CMA-ES and DE (deviation 1)
-    sigma_frac: float = 0.1  # LES sigma_init / box width (1.0 on [-5, 5])
+    sigma_frac: float = 0.1  # LES sigma_init / box width (1.0 on [-5, 5]): code les_config.json
+    # CMA-ES teacher's start: "unit" = the code's optimizers/cmaes.py (x0 ~ U(0, 1)^D, sigma0 ~ U(0, 1));
+    # "box" = x0 ~ U(box), sigma0 = 0.2 x width (our first version)
+    teacher_cma_init: str = "unit"
     ssft_interval: int = 0  # 0: md_j0 (no SSFT); code evaluates j in {1, 3, 5}
     ssft_lr: float = 1e-4  # code: --adapt-lr 1e-4
     mutant: str = ""  # foil only: "ssft_ascent" (see Mutants above); "" is MetaDistill
@@ -300,7 +325,7 @@ class MetaDistill(Method):
                 if self.ssft_interval > 0 else None)
         out = run_les(params, data["f"], data["dim"], data["lower"], data["upper"], self.popsize,
                       data["budget"], np.random.default_rng(seed), self.sigma_frac, on_step=hook)
-        return {"best_f": out["best_f"], "time_s": time.perf_counter() - t0,
+        return {"best_f": out["best_f"], "last_f": out["last_f"], "time_s": time.perf_counter() - t0,
                 "train_time_s": info["train_time_s"], "train_rollouts": info["rollouts"],
                 "final_train_kl": info["kl_by_epoch"][-1],
                 "traces": {"best_vs_evals": {"x": [float(e) for e in out["evals"]], "y": out["best_trace"]},
@@ -310,4 +335,5 @@ class MetaDistill(Method):
     def train(self, train: dict) -> tuple[dict, dict]:
         return distill(train["sample_tasks"], train["seed"], self.popsize, self.train_generations,
                        self.interval, self.teacher_epochs, self.epochs, self.lr, self.weight_decay,
-                       self.grad_clip, self.kl_clip, tuple(self.teachers), self.sigma_frac)
+                       self.grad_clip, self.kl_clip, tuple(self.teachers), self.sigma_frac,
+                       self.teacher_cma_init)

@@ -36,8 +36,12 @@ Deviations:
    bound for SSMs and one less for the identity.
 6. The dense form (3) is materialized 64 rows at a time and only up to the diagonal, so its
    runtime measures the O(T^2 N) arithmetic rather than cache misses on a T x T array.
-7. Runtimes are the minimum over 5 repeats of both wall time and process CPU time; the
-   runtime claims use CPU time because the benchmark machine is shared.
+7. Runtimes are the minimum over 5 repeats of both wall time and process CPU time. The
+   complexity claims use the arithmetic-operation count ``ops`` instead (issue 14: timing
+   verdicts flipped with machine load): the number of scalar floating-point operations the
+   implementation performs, counted from the array sizes of each elementwise operation, matrix
+   product and einsum it executes (``count_ops_*`` below mirror the loops of the forms; a
+   comparison or mask copy counts as one operation, exp as one). Mutants count as their form.
 
 Mutants for foils (field ``mutant``; the default "" is the method above, unchanged bit for bit;
 no mutant is the paper's method):
@@ -253,6 +257,39 @@ def ssd_chunked(a: np.ndarray, B: np.ndarray, C: np.ndarray, x: np.ndarray, chun
     return (y_diag + y_off).reshape(-1)[:T]
 
 
+# -- operation counts (the complexity claims; see Deviation 7) ------------------------------------
+def count_ops_recurrence(T: int, N: int) -> int:
+    """ssm_recurrence: per step a*h, B*x, add (3N) and the dot c^T h (2N)."""
+    return 5 * N * T
+
+
+def count_ops_dense(T: int, N: int, block: int = 64) -> int:
+    """ssd_dense: per block of R rows and r1 columns, per head: subtract, mask copy, exp, two
+    products and the accumulation (6 R r1), then the block's mat-vec (2 R r1); plus the
+    cumulative log decay (2 T N)."""
+    total = 2 * T * N
+    for r0 in range(0, T, block):
+        r1 = min(T, r0 + block)
+        total += (6 * N + 2) * (r1 - r0) * r1
+    return total
+
+
+def count_ops_scalar(T: int, N: int) -> int:
+    """ssd_scalar: cumulative log decay (2T), the mask (difference, exp: 2 T^2), C B^T
+    (2 T^2 N), the elementwise product (T^2) and the mat-vec (2 T^2)."""
+    return 2 * T + 5 * T * T + 2 * T * T * N
+
+
+def count_ops_chunked(T: int, N: int, chunk: int) -> int:
+    """ssd_chunked with nc = ceil(T / Q) chunks of Q steps: log and cumsum (2 nc Q N), the
+    within-chunk differences, mask and exp (3 nc Q^2 N), the diagonal-block einsum (4 nc Q^2 N),
+    decay to chunk end (2 nc Q N), the chunk states (3 nc Q N), the pass across chunks
+    (2 nc N) and the off-diagonal read-out (decay 1, einsum 3: 4 nc Q N)."""
+    Q = int(chunk)
+    nc = -(-T // Q)
+    return 7 * nc * Q * Q * N + 11 * nc * Q * N + 2 * nc * N
+
+
 # -- methods -------------------------------------------------------------------------------------
 @dataclass
 class SSMRecurrence(Method):
@@ -264,7 +301,8 @@ class SSMRecurrence(Method):
     def run(self, data, seed):
         y, t, c = timed(lambda: ssm_recurrence(data["a"], data["B"], data["C"], data["x"]),
                         self.repeats)
-        return {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
+        T, N = data["a"].shape
+        return {"y": y, "time_s": t, "cpu_s": c, "form": "ssm", "ops": count_ops_recurrence(T, N)}
 
 
 @dataclass
@@ -279,7 +317,9 @@ class ChunkedSSD(Method):
     def run(self, data, seed):
         y, t, c = timed(lambda: ssd_chunked(data["a"], data["B"], data["C"], data["x"], self.chunk,
                                             self.mutant), self.repeats)
-        return {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
+        T, N = data["a"].shape
+        return {"y": y, "time_s": t, "cpu_s": c, "form": "ssm",
+                "ops": count_ops_chunked(T, N, self.chunk)}
 
 
 @dataclass
@@ -297,7 +337,8 @@ class DenseSSD(Method):
         keep = a.shape[0] <= self.matrix_max_T
         (y, M), t, c = timed(lambda: ssd_dense(a, B, C, x, self.block, keep, self.mutant),
                              self.repeats)
-        out = {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
+        out = {"y": y, "time_s": t, "cpu_s": c, "form": "ssm",
+               "ops": count_ops_dense(a.shape[0], a.shape[1], self.block)}
         if keep:
             out["M"] = M
             out["heads"] = head_matrices(a, B, C, self.mutant)
@@ -323,7 +364,8 @@ class ScalarSSD(Method):
         if not np.all(a == a[:, :1]):
             raise ValueError("ssd_scalar needs a_{t,n} equal across n")
         (y, M, L), t, c = timed(lambda: ssd_scalar(a, B, C, x, self.mutant), self.repeats)
-        out = {"y": y, "time_s": t, "cpu_s": c, "form": "ssm"}
+        out = {"y": y, "time_s": t, "cpu_s": c, "form": "ssm",
+               "ops": count_ops_scalar(a.shape[0], a.shape[1])}
         if a.shape[0] <= self.matrix_max_T:
             out["M"] = M
             out["mask"] = L

@@ -176,6 +176,10 @@ def test_spike_count_counts_rebounds_only():
     bumped[700:720] *= 1e3  # one rebound of 1000x inside the window
     assert bench.spike_count(_out(bumped)) == 1
     assert bench.spike_count(_out(np.tile([0.01, -0.01], 500))) == 0  # symmetric 2-cycle
+    # issue 14: neither oscillation through zero nor sign descent's uneven 2-cycle is a spike
+    t = np.arange(2000, dtype=float)
+    assert bench.spike_count(_out(0.999 ** t * np.sin(0.7 * t))) == 0
+    assert bench.spike_count(_out(np.tile([1e-5, -0.01], 1000))) == 0
 
 
 def test_regime_labels():

@@ -124,7 +124,8 @@ def test_calls_to_recall_interpolates_and_censors():
     by = {10: {**hit(5), "D_calls": 10.0}, 20: {**hit(8), "D_calls": 20.0}, 40: {**hit(10), "D_calls": 40.0}}
     assert calls_to_recall(inst, {"by_quota": by}) == pytest.approx(30.0)  # 0.8 at 20 calls, 1.0 at 40: 0.9 at 30
     by.pop(40)
-    assert calls_to_recall(inst, {"by_quota": by}) == 1000.0  # never reached: charged n
+    # never reached: charged the calls of the largest quota, a lower bound (issue 14; was n)
+    assert calls_to_recall(inst, {"by_quota": by}) == 20.0
 
 
 def test_dataset_truth_is_the_exact_expensive_top_k_and_seeded():

@@ -214,3 +214,28 @@ def test_greedy_mutant_is_projected_gradient_and_polynomial_on_the_staircase():
     assert t[-1] <= 20 and t == sorted(t)
     with pytest.raises(ValueError):
         LazyAlternatingFTRL(mutant="greedy").run(StaircaseGame(m=3).make(0).data, 0)
+
+
+def test_miscoordination_games_let_simultaneous_ftrl_lower_the_potential():
+    from claimbench.baselines.ftrl import run_ftrl
+    from claimbench.datasets.potential_games import MiscoordinationGame
+
+    drops_sim, drops_alt = [], []
+    for seed in range(3):
+        data = MiscoordinationGame(m=4).make(seed).data
+        P = data["P"]
+        assert np.allclose(P, P.T) and P.diagonal().max() < P[~np.eye(4, dtype=bool)].min()
+        for reg in ("entropic", "euclidean"):
+            drops_sim.append(run_ftrl(data, 10.0, reg, False, 20_000)["potential_drop_max"])
+            drops_alt.append(run_ftrl(data, 10.0, reg, True, 20_000)["potential_drop_max"])
+    assert max(drops_sim) > 1e-3
+    assert max(drops_alt) <= 1e-9
+
+
+def test_fictitious_play_switch_budget_censors():
+    from claimbench.baselines.fictitious_play import FictitiousPlay
+    from claimbench.datasets.potential_games import MiscoordinationGame
+
+    data = MiscoordinationGame(m=4).make(0).data
+    out = FictitiousPlay(max_switches=500).run(data, 0)
+    assert out["censored"] == 1.0 and out["switches"] == 500.0 and out["t_eps"] < 1e12

@@ -186,3 +186,14 @@ def test_quadratic_cost_mutant_reports_its_maps_true_cost():
     a = GCFTransport(n_steps=50, temp_warmup_steps=20).run(d, 0)
     b = GCFTransport(n_steps=50, temp_warmup_steps=20, mutant="").run(d, 0)
     assert a["ot_cost"] == b["ot_cost"] and a["map_index"] == b["map_index"]
+
+
+def test_sja_known_prices_posts_the_table():
+    from claimbench.baselines.known_optimal_auctions import SizeBasedPricing
+
+    rng = np.random.default_rng(2)
+    x = rng.random((200_000, 5))
+    out = SizeBasedPricing(known=True).run({"values": x}, 0)
+    assert out["prices"] == pytest.approx(list(SJA_PRICES[5]))
+    mech = out["mechanism"]
+    assert menu_revenue(x, mech["y"], mech["b"], True) == pytest.approx(SJA_REVENUE[5], abs=5e-3)

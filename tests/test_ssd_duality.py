@@ -237,3 +237,19 @@ def test_mutants_break_what_their_claims_test():
     s = np.repeat(a[:, :1], 3, axis=1)
     _, _, L = ssd_scalar(s, B, C, x, "window")
     assert ss_rank(L) == WINDOW
+
+
+def test_operation_counts_follow_the_loops():
+    from claimbench.methods.ssd_duality import (count_ops_chunked, count_ops_dense,
+                                                count_ops_recurrence)
+
+    # blocked dense form: rows r0:r1 against columns :r1, i.e. T (T + 64) / 2 entries for T = 64 k
+    for T in (64, 128, 512):
+        entries = sum(64 * (r0 + 64) for r0 in range(0, T, 64))
+        assert entries == T * (T + 64) // 2
+        assert count_ops_dense(T, 3) == (6 * 3 + 2) * entries + 2 * T * 3
+    assert count_ops_recurrence(100, 4) == 2 * count_ops_recurrence(50, 4)
+    assert count_ops_chunked(256, 4, 64) == 2 * count_ops_chunked(128, 4, 64)
+    data = SSMSequences(T=20, N=2).make(1).data
+    for m in (SSMRecurrence(), ChunkedSSD(), DenseSSD()):
+        assert m.run(data, 0)["ops"] > 0

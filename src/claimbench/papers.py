@@ -73,7 +73,7 @@ PAPERS: tuple[PaperEntry, ...] = (
     PaperEntry('bottleneck_gcrl', 'rl_systems', 'Offline GCRL via Laplacian spectral bottlenecks ("Find the Bottleneck")', ''),
     PaperEntry('behavioral_abstraction', 'rl_systems', 'Compositional behavioral semantics and metrics under state abstraction (RL theory)', '2606.25357'),
     PaperEntry('ibal_marl', 'rl_systems', 'IBAL — interaction-breaking adversarial learning for robust MARL', '2605.18024'),
-    PaperEntry('atl_fgd_rna', 'llm_agents', 'ATL-FGD — adaptive topology + FiLM-guided distillation for 3D-structure RNA design', '2301.10774'),
+    PaperEntry('atl_fgd_rna', 'llm_agents', 'ATL-FGD — adaptive topology + FiLM-guided distillation for 3D-structure RNA design', ''),
     PaperEntry('ideal_attribution', 'llm_agents', 'Ideal attribution mechanisms and faithful watermarks', '2512.07038'),
     PaperEntry('sage_nas', 'llm_agents', 'SAGE-NAS: LLM semantic agent + graph-based ZCP evaluator for NAS', ''),
     PaperEntry('inslen', 'llm_agents', 'InsLen: Instruction Lens Score for object-hallucination detection in MLLMs', '2605.12258'),
