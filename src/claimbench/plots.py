@@ -117,54 +117,83 @@ def _x_guess(name: str) -> str:
     return name.split("_vs_", 1)[1] if "_vs_" in name else "step"
 
 
+def _points(rows: list[dict], method: str, metric: str, x: str, where: dict,
+            x_from: str) -> np.ndarray:
+    """(k, 2) array of (x, metric) over a method's ok cells in scope."""
+    from .claims import _matches
+
+    out = []
+    for r in rows:
+        if r["method"] != method or r["status"] != "ok" or not _matches(r, dict(where)):
+            continue
+        params = r["dataset_params" if x_from == "dataset" else "method_params"]
+        y = r["metrics"].get(metric)
+        if x in params and y is not None:
+            out.append((float(params[x]), float(y)))
+    return np.array(out).reshape(-1, 2)
+
+
+def _fit_line(ax, pts: np.ndarray, log_x: bool, log_y: bool, label: str, style: str = "-"):
+    x, y = pts.T
+    if len(pts) < 2 or (log_x and np.any(x <= 0)) or (log_y and np.any(y <= 0)) \
+            or np.unique(x).size < 2:
+        return
+    tx, ty = (np.log(x) if log_x else x), (np.log(y) if log_y else y)
+    slope, icpt = np.polyfit(tx, ty, 1)
+    grid = np.linspace(tx.min(), tx.max(), 50)
+    fit = icpt + slope * grid
+    ax.plot(np.exp(grid) if log_x else grid, np.exp(fit) if log_y else fit, style,
+            label=label.format(slope=slope))
+
+
 def plot_slopes(bench: Benchmark, rows: list[dict], results, folder: Path) -> list[Path]:
+    """One figure per slope, slope-difference or growth claim: the method's points and fit,
+    the compared series, and the foils beside them (the same fit must fail on them)."""
+    from .checks import Growth, SlopeDiff
+    from .claims import subject_of
+
     plt = _plt()
     paths = []
     by_id = {r.claim: r for r in results}
     for claim in bench.claims:
         c = claim.check
-        if not isinstance(c, Slope):
+        if not isinstance(c, (Slope, SlopeDiff, Growth)):
             continue
-        from .claims import _matches, subject_of
-
-        def points(method: str) -> list[tuple[float, float]]:
-            out = []
-            for r in rows:
-                if r["method"] != method or r["status"] != "ok" or not _matches(r, dict(c.where)):
-                    continue
-                params = r["dataset_params" if c.x_from == "dataset" else "method_params"]
-                y = r["metrics"].get(c.metric)
-                if c.x in params and y is not None:
-                    out.append((float(params[c.x]), float(y)))
-            return out
-
-        pts = points(c.method)
+        log_x = getattr(c, "log_x", False)
+        log_y = getattr(c, "log_y", True)
+        pts = _points(rows, c.method, c.metric, c.x, c.where, c.x_from)
         if len(pts) < 2:
             continue
-        x, y = np.array(pts).T
-        fig, ax = plt.subplots(figsize=(5, 3.8))
-        ax.plot(x, y, "o", ms=4, label=c.method)
         res = by_id.get(claim.id)
-        # The foils beside the method: the same fit must fail on them.
+        fig, ax = plt.subplots(figsize=(5, 3.8))
+        ax.plot(*pts.T, "o", ms=4, label=c.method)
+        if isinstance(c, Growth):
+            _fit_line(ax, pts, False, True, "exponential fit (rate {slope:.3g})")
+            x, y = pts.T
+            if np.all(x > 0) and np.all(y > 0):
+                tx, ty = np.log(x), np.log(y)
+                k, icpt = np.polyfit(tx, ty, 1)
+                grid = np.linspace(x.min(), x.max(), 50)
+                ax.plot(grid, np.exp(icpt) * grid ** k, "--", label=f"polynomial fit (x^{k:.3g})")
+        else:
+            _fit_line(ax, pts, log_x, log_y, "slope {slope:.3g}"
+                      + (f" (claim {_fmt_interval(c.lo, c.hi)})" if isinstance(c, Slope) else ""))
+        if isinstance(c, SlopeDiff):
+            other = c.other or c.method
+            scope = c.where if c.other_where is None else c.other_where
+            opts = _points(rows, other, c.metric, c.x, scope, c.x_from)
+            if len(opts):
+                ax.plot(*opts.T, "s", ms=4, label=f"{other} {dict(scope)}")
+                _fit_line(ax, opts, log_x, log_y, "slope {slope:.3g}", "--")
         verdicts = {f.foil: f.verdict for f in res.foils} if res else {}
         for foil in claim.foils:
-            fp = points(foil)
-            if fp and foil != subject_of(claim):
-                fx, fy = np.array(fp).T
-                ax.plot(fx, fy, "x", ms=4, alpha=0.7,
+            fp = _points(rows, foil, c.metric, c.x, c.where, c.x_from)
+            if len(fp) and foil != subject_of(claim):
+                ax.plot(*fp.T, "x", ms=4, alpha=0.7,
                         label=f"foil {foil}: {verdicts.get(foil, '?')}")
-        if res is not None and res.estimate is not None and (not c.log_y or np.all(y > 0)) \
-                and (not c.log_x or np.all(x > 0)):
-            tx = np.log(x) if c.log_x else x
-            ty = np.log(y) if c.log_y else y
-            icpt = float(np.mean(ty) - res.estimate * np.mean(tx))
-            grid = np.linspace(tx.min(), tx.max(), 50)
-            fit = icpt + res.estimate * grid
-            ax.plot(np.exp(grid) if c.log_x else grid, np.exp(fit) if c.log_y else fit, "-",
-                    label=f"slope {res.estimate:.3g} (claim {_fmt_interval(c.lo, c.hi)})")
-        if c.log_x:
+        if log_x:
             ax.set_xscale("log")
-        if c.log_y and np.all(y > 0):
+        if log_y and np.all(pts[:, 1] > 0):
             ax.set_yscale("log")
         ax.set_xlabel(c.x)
         ax.set_ylabel(c.metric)
