@@ -88,7 +88,7 @@ def leaderboard_md(bench: Benchmark, summ: dict, stamp: str) -> str:
              f"*{md_escape(bench.paper.title)}* · fidelity: **{bench.fidelity}** · "
              f"primary metric: `{bench.primary_metric}` "
              f"({'higher' if primary.higher_is_better else 'lower'} is better)", "",
-             f"Mean [95% bootstrap CI] over seeds. Cells that failed, timed out or do not apply "
+             f"Mean [95% Student-t interval] over seeds (n: the ok cells). Cells that failed, timed out or do not apply "
              f"are listed with their status. {md_escape(stamp)}", ""]
     datasets = sorted({d for d, _ in summ})
     for ds in datasets:

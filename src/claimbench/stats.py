@@ -1,6 +1,8 @@
-"""Statistics over seeds: summaries with bootstrap CIs, paired tests, Holm, Friedman/Nemenyi.
+"""Statistics over seeds: summaries with t-intervals, the signed-rank test and its inverted
+interval, Holm, Friedman/Nemenyi, and how many replicates would decide a claim.
 
-Every test scipy has comes from scipy. Bootstraps are seeded, so a report is reproducible.
+Every test scipy has comes from scipy; the exact signed-rank distribution with ties is the one
+exception (see ``_wilcoxon``).
 """
 from __future__ import annotations
 
@@ -11,8 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 
 CONFIDENCE = 0.95
-N_RESAMPLES = 2000
-BOOT_SEED = 20260101
 
 
 @dataclass(frozen=True)
@@ -24,29 +24,6 @@ class Summary:
     iqm: float
     ci_lo: float
     ci_hi: float
-
-
-def bootstrap_ci(values, statistic=np.mean, confidence: float = CONFIDENCE,
-                 seed: int = BOOT_SEED) -> tuple[float, float]:
-    """Percentile bootstrap CI of ``statistic`` (scipy.stats.bootstrap, seeded).
-
-    Fewer than two values, or values that are all equal, give the degenerate CI
-    at the point estimate: there is no spread to resample.
-    """
-    from scipy import stats
-
-    x = np.asarray(values, dtype=float)
-    point = float(statistic(x)) if x.size else float("nan")
-    if x.size < 2 or np.ptp(x) == 0:
-        return point, point
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = stats.bootstrap((x,), lambda s, axis: statistic(s, axis=axis),
-                              confidence_level=confidence, n_resamples=N_RESAMPLES,
-                              method="percentile", vectorized=True,
-                              rng=np.random.default_rng(seed))
-    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
-    return min(lo, point), max(hi, point)
 
 
 def iqm(values) -> float:
@@ -75,8 +52,8 @@ def t_interval(values, confidence: float = CONFIDENCE) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def summarize(values, seed: int = BOOT_SEED) -> Summary:
-    """Mean, spread and the t-interval of the mean (``seed`` kept for callers; unused)."""
+def summarize(values) -> Summary:
+    """Mean, spread and the t-interval of the mean."""
     x = np.asarray([v for v in values if v is not None], dtype=float)
     if x.size == 0:
         nan = float("nan")
@@ -208,11 +185,6 @@ class SignedRank:
                 lo, hi = (lo, mid) if rej_l(mid) else (mid, hi)
             upper = float(self.w[hi - 1])
         return lower, upper
-
-
-def wilcoxon_bounds(d, alpha: float) -> tuple[float, float]:
-    """The Wilcoxon-inverted interval of the shift (each bound at level 1 - alpha)."""
-    return SignedRank(d).bounds(alpha)
 
 
 def hodges_lehmann(d) -> float:
