@@ -88,7 +88,8 @@ def leaderboard_md(bench: Benchmark, summ: dict, stamp: str) -> str:
              f"*{md_escape(bench.paper.title)}* · fidelity: **{bench.fidelity}** · "
              f"primary metric: `{bench.primary_metric}` "
              f"({'higher' if primary.higher_is_better else 'lower'} is better)", "",
-             f"Mean [95% Student-t interval] over seeds (n: the ok cells). Cells that failed, timed out or do not apply "
+             "Mean [95% Student-t interval] over seeds (n: the ok cells). Cells that failed, "
+             "timed out or do not apply "
              f"are listed with their status. {md_escape(stamp)}", ""]
     datasets = sorted({d for d, _ in summ})
     for ds in datasets:
@@ -123,7 +124,8 @@ HOW_TO_READ = (
     "are given) or `derived` (our derivation or sanity check). Its check runs on the paper "
     "method's results and again with each of its **foils** (baselines or mutants that the "
     "claim's wording says must fail it) in the method's place: if a foil passes, or no foil "
-    "could produce the statistic, the claim is `not_discriminating`. The interval shown is the one the verdict is decided on, at the "
+    "could produce the statistic, the claim is `not_discriminating`. The interval shown is the "
+    "one the verdict is decided on, at the "
     "claim's Holm-effective level alpha (one Holm family over all the paper's claims; two "
     "one-sided bounds at 1 - alpha each): Hodges-Lehmann shift with its Wilcoxon-inverted "
     "interval for `better`, Student-t intervals for means, ratios, slopes and equivalence, "
