@@ -235,41 +235,61 @@ def _need(x: np.ndarray, point: float, lo: float, hi: float, alpha_floor: float,
                                  floor)
 
 
-def _t_test(x: np.ndarray, lo: float, hi: float, label: str, threshold: str,
-            transform: Callable[[float], float] = float, alpha_floor: float = ALPHA) -> Tested:
-    """Intersection-union t-test that the mean of ``x`` lies in (lo, hi)."""
+def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
+    """Least-squares slope, its standard error and residual degrees of freedom."""
     from scipy import stats as sps
 
-    n = x.size
-    mean = float(x.mean())
-    sd = float(np.std(x, ddof=1)) if n > 1 else math.nan
+    fit = sps.linregress(x, y)
+    return float(fit.slope), float(fit.stderr), int(x.size - 2)
 
-    def one_sided(bound: float, alternative: str) -> float:
+
+def _t_judge(est: float, se: float, dof: float, lo: float, hi: float, n: int, label: str,
+             threshold: str, transform: Callable[[float], float] = float,
+             need: Callable[[], int | None] | None = None) -> Tested:
+    """Intersection-union t-test that ``est`` (standard error ``se``, ``dof`` degrees of
+    freedom) lies in (lo, hi); its interval at level alpha is the test's dual. Means, mean log
+    ratios, TOST, slopes and Welch differences all reduce to it. ``transform`` maps the
+    estimate and interval for display (exp for log ratios); ``need`` estimates the replicates
+    that would decide an inconclusive claim."""
+    from scipy import stats as sps
+
+    usable = dof > 0 and math.isfinite(se)
+
+    def one_sided(bound: float, upper: bool) -> float:
         if not math.isfinite(bound):
             return 0.0
-        if n < 2:
+        if not usable:
             return 1.0
-        if sd == 0:  # no spread: the value is the value
-            return 0.0 if (mean > bound if alternative == "greater" else mean < bound) else 1.0
-        return float(sps.ttest_1samp(x, bound, alternative=alternative).pvalue)
+        if se == 0:  # no spread: the value is the value
+            return 0.0 if (est < bound if upper else est > bound) else 1.0
+        t = (est - bound) / se
+        return float(sps.t.cdf(t, dof) if upper else sps.t.sf(t, dof))
 
-    p = max(one_sided(lo, "greater"), one_sided(hi, "less"))
+    p = max(one_sided(lo, False), one_sided(hi, True))
 
     def decide(alpha: float) -> Outcome:
-        if n < 2:
-            ci = (-math.inf, math.inf)
-        elif sd == 0:
-            ci = (mean, mean)
+        if usable:
+            half = float(sps.t.ppf(1 - alpha, dof)) * se
+            ci = (est - half, est + half)
         else:
-            half = float(sps.t.ppf(1 - alpha, n - 1)) * sd / math.sqrt(n)
-            ci = (mean - half, mean + half)
+            ci = (-math.inf, math.inf)
         verdict = _interval(ci, lo, hi)
         shown = (transform(ci[0]), transform(ci[1]))
-        need = _need(x, mean, lo, hi, alpha_floor) if verdict == "inconclusive" else None
-        return Outcome(verdict, transform(mean), shown, p, n, label + f" ({n} units, t)", need,
-                       threshold, _ours(transform(mean), shown))
+        wanted = need() if (need and verdict == "inconclusive") else None
+        return Outcome(verdict, transform(est), shown, p, n, label, wanted, threshold,
+                       _ours(transform(est), shown))
 
     return Tested(p, decide)
+
+
+def _t_test(x: np.ndarray, lo: float, hi: float, label: str, threshold: str,
+            transform: Callable[[float], float] = float, alpha_floor: float = ALPHA) -> Tested:
+    """The mean of ``x`` lies in (lo, hi): one-sample t."""
+    n = int(x.size)
+    mean = float(x.mean())
+    se = float(np.std(x, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return _t_judge(mean, se, n - 1, lo, hi, n, label + f" ({n} units, t)", threshold,
+                    transform, lambda: _need(x, mean, lo, hi, alpha_floor))
 
 
 def _stat_values(c, ev: Evidence, method: str) -> np.ndarray:
@@ -445,42 +465,20 @@ def judge_slope(c: Slope, ev: Evidence, method: str, alpha_floor: float) -> Test
     from scipy import stats as sps
 
     x, y = _slope_data(c, ev, method)
-    fit = sps.linregress(x, y)
-    dof = x.size - 2
-    se = float(fit.stderr)
-    slope = float(fit.slope)
-
-    def one_sided(bound: float, upper: bool) -> float:
-        if not math.isfinite(bound):
-            return 0.0
-        if dof <= 0:
-            return 1.0
-        if se == 0:
-            return 0.0 if (slope < bound if upper else slope > bound) else 1.0
-        t = (slope - bound) / se
-        return float(sps.t.cdf(t, dof) if upper else sps.t.sf(t, dof))
-
-    p = max(one_sided(c.lo, False), one_sided(c.hi, True))
+    slope, se, dof = _fit(x, y)
     axes = f"{'log ' if c.log_y else ''}{c.metric} vs {'log ' if c.log_x else ''}{c.x}"
 
-    def decide(alpha: float) -> Outcome:
-        half = float(sps.t.ppf(1 - alpha, dof)) * se if dof > 0 else math.inf
-        ci = (slope - half, slope + half) if math.isfinite(half) else (-math.inf, math.inf)
-        verdict = _interval(ci, c.lo, c.hi)
-        need = None
-        if verdict == "inconclusive":
-            bound = c.lo if abs(slope - c.lo) < abs(slope - c.hi) else c.hi
-            gap = abs(slope - bound)
-            if gap == 0 or not math.isfinite(se) or se == 0:
-                need = stats.CANNOT
-            else:  # se shrinks like 1/sqrt(units) at the same design
-                z = float(sps.norm.ppf(1 - alpha_floor)) + 0.842
-                need = max(x.size + 1, math.ceil(x.size * (z * se / gap) ** 2))
-        return Outcome(verdict, slope, ci, p, int(x.size),
-                       f"least-squares slope of {axes} ({x.size} units, t)", need,
-                       f"slope {_fmt_bounds(c.lo, c.hi)}", _ours(slope, ci))
+    def need() -> int:
+        bound = c.lo if abs(slope - c.lo) < abs(slope - c.hi) else c.hi
+        gap = abs(slope - bound)
+        if gap == 0 or not math.isfinite(se) or se == 0:
+            return stats.CANNOT
+        z = float(sps.norm.ppf(1 - alpha_floor)) + 0.842  # se shrinks like 1/sqrt(units)
+        return max(x.size + 1, math.ceil(x.size * (z * se / gap) ** 2))
 
-    return Tested(p, decide)
+    return _t_judge(slope, se, dof, c.lo, c.hi, int(x.size),
+                    f"least-squares slope of {axes} ({x.size} units, t)",
+                    f"slope {_fmt_bounds(c.lo, c.hi)}", need=need)
 
 
 def judge_equivalent(c: Equivalent, ev: Evidence, alpha_floor: float) -> Tested:
@@ -489,43 +487,6 @@ def judge_equivalent(c: Equivalent, ev: Evidence, alpha_floor: float) -> Tested:
     d = a - b
     return _t_test(d, -m, m, f"paired difference {c.a} - {c.b} on {c.metric} (TOST)",
                    f"|difference| < {m:.4g}", alpha_floor=alpha_floor)
-
-
-def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
-    """Least-squares slope, its standard error and residual degrees of freedom."""
-    from scipy import stats as sps
-
-    fit = sps.linregress(x, y)
-    return float(fit.slope), float(fit.stderr), int(x.size - 2)
-
-
-def _welch_decide(est: float, se: float, dof: float, lo: float, hi: float, n: int,
-                  label: str, threshold: str) -> Tested:
-    """Intersection-union t-test that ``est`` (standard error ``se``, ``dof``) lies in (lo, hi)."""
-    from scipy import stats as sps
-
-    def one_sided(bound: float, upper: bool) -> float:
-        if not math.isfinite(bound):
-            return 0.0
-        if not (dof > 0 and math.isfinite(se)):
-            return 1.0
-        if se == 0:
-            return 0.0 if (est < bound if upper else est > bound) else 1.0
-        t = (est - bound) / se
-        return float(sps.t.cdf(t, dof) if upper else sps.t.sf(t, dof))
-
-    p = max(one_sided(lo, False), one_sided(hi, True))
-
-    def decide(alpha: float) -> Outcome:
-        if dof > 0 and math.isfinite(se):
-            half = float(sps.t.ppf(1 - alpha, dof)) * se
-            ci = (est - half, est + half)
-        else:
-            ci = (-math.inf, math.inf)
-        verdict = _interval(ci, lo, hi)
-        return Outcome(verdict, est, ci, p, n, label, None, threshold, _ours(est, ci))
-
-    return Tested(p, decide)
 
 
 def _welch_dof(v1: float, d1: float, v2: float, d2: float) -> float:
@@ -549,7 +510,7 @@ def judge_slope_diff(c: SlopeDiff, ev: Evidence) -> Tested:
     label = (f"slope of {c.method}{' ' + str(dict(c.where)) if c.where else ''} minus slope of "
              f"{other}{' ' + str(dict(other_where)) if other_where else ''} "
              f"({s1:.4g} - {s2:.4g}; Welch t, {dof:.1f} dof)")
-    return _welch_decide(s1 - s2, math.hypot(se1, se2), dof, c.lo, c.hi, d1 + d2 + 4, label,
+    return _t_judge(s1 - s2, math.hypot(se1, se2), dof, c.lo, c.hi, d1 + d2 + 4, label,
                          f"slope difference {_fmt_bounds(c.lo, c.hi, open_=True)}")
 
 
@@ -565,7 +526,7 @@ def judge_better_diff(c: BetterDiff, ev: Evidence, higher: bool) -> Tested:
     est = float(i1.mean() - i2.mean())
     label = (f"improvement of {c.method} over {c.baseline} on {c.metric} in {dict(c.where)} "
              f"minus in {dict(c.other_where)} ({i1.size} and {i2.size} units; Welch t)")
-    return _welch_decide(est, math.sqrt(v1 + v2), dof, c.margin, math.inf, int(i1.size + i2.size),
+    return _t_judge(est, math.sqrt(v1 + v2), dof, c.margin, math.inf, int(i1.size + i2.size),
                          label, f"difference of improvements > {c.margin:g}")
 
 
