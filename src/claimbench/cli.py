@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from . import registry
+    from . import checkpoints, registry
     from .runner import execute_plan, plan, select_cells
     from .store import Store, default_store_path
 
@@ -74,7 +75,10 @@ def cmd_run(args) -> int:
         cells += select_cells(benches[s], args.grid, methods=args.method or (),
                               datasets=args.dataset or (), seeds=args.seeds)
     modules = {s: registry.module_of(s) for s in slugs}
-    with Store(args.store or default_store_path()) as store:
+    store_path = Path(args.store or default_store_path())
+    # Trained models live beside the store they were trained for; workers inherit this.
+    os.environ.setdefault(checkpoints.ENV_VAR, str(store_path.parent / "checkpoints"))
+    with Store(store_path) as store:
         planned = plan(store, modules, cells, args.force)
         if args.explain:
             for p in planned:

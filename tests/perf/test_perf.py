@@ -135,3 +135,25 @@ def test_startup_to_first_cell_from_wheel(benchmark, wheel_site):
 
     benchmark.pedantic(once, rounds=5, iterations=1, warmup_rounds=1)
     benchmark.extra_info["target_s"] = 0.6
+
+
+def test_tiny_transformer_training_throughput(benchmark):
+    """Tokens per second of the shared tiny transformer (baselines/tiny_transformer.py) training
+    on character-level Python docs, one torch thread (as inside a claimbench worker): the rate
+    every tiny-LM benchmark's budget is planned with. Reported, no target."""
+    from claimbench.baselines import lm_training as L
+    from claimbench.baselines.tiny_transformer import TransformerConfig, build_model
+    from claimbench.datasets.python_docs_text import PythonDocsText
+
+    data = PythonDocsText().make(0).data
+    cfg = TransformerConfig(vocab_size=data["vocab_size"])  # d 64, 2 layers, 4 heads, d_ff 256
+    tc = L.TrainConfig(steps=40, batch_size=32, context=64, threads=1)
+    batches = L.random_windows(data["train"], tc.batch_size, tc.context)
+
+    def fit():
+        return L.train(build_model(cfg, 0), batches, tc, seed=0)
+
+    benchmark.pedantic(fit, rounds=3, iterations=1)
+    tokens = tc.steps * tc.batch_size * tc.context
+    benchmark.extra_info["tokens_per_s"] = tokens / benchmark.stats.stats.median
+    benchmark.extra_info["setting"] = "d_model 64, 2 layers, context 64, batch 32, 1 thread"

@@ -21,6 +21,9 @@ def main(path: str = "results/perf.json") -> None:
             value, target = info["speedup"], info["target_speedup"]
             rows.append((name, f"{value:.2f}x (runs: {', '.join(f'{s:.2f}' for s in info['speedups'])})",
                          f">= {target}x", value >= target))
+        elif "tokens_per_s" in info:
+            rows.append((name, f"{info['tokens_per_s']:,.0f} tokens/s ({info['setting']})",
+                         "reported", True))
         elif "target_s" in info:
             rows.append((name, f"{st['median']:.3f} s (median of {st['rounds']})",
                          f"<= {info['target_s']} s", st["median"] <= info["target_s"]))
@@ -39,6 +42,9 @@ def main(path: str = "results/perf.json") -> None:
               "- start-up to the first cell: a whole `claimbench run` of one cheap numpy-only cell "
               "in a fresh process (an upper bound).",
               "- speed-ups: the same grid with `--jobs 1` then `--jobs 2`, median of three pairs.",
+              "- tiny-transformer throughput: training steps of the shared LM toolkit "
+              "(forward, backward, AdamW) on character-level text, median of three rounds of "
+              "40 steps; the rate the tiny-LM benchmarks' budgets are planned with.",
               "- `_from_wheel`: the same commands with the project installed from a built wheel "
               "instead of the editable install that `make` sets up.",
               "- start-up and `list` run with bytecode caches (one warm-up round, "
