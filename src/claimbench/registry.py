@@ -11,25 +11,31 @@ from .api import Benchmark
 
 
 def _modules() -> list[ModuleType]:
-    from .benchmarks import (  # attention; games; privacy_estimation; optimization
+    from .benchmarks import (  # attention; games; privacy_estimation; optimization; tiny_lm
         adam_degenerate,
         autobidding_raic,
         bandit_ot,
         bimetric_nn,
         care_recsys,
         continual_quadratic,
+        cot_icgd,
         curve_scene_graph,
         dp_ridge,
         e3_tensor_uq,
         eefp_early_exit,
         eob_benchmark,
+        fafo,
         ftrl_potential,
         gcf_layer,
         gnnmim,
         kde_kernel_linalg,
         local_redundancy,
         metadistill,
+        mp_moe,
         picce_l2d,
+        protot,
+        puma,
+        qk_symmetric,
         sgg_dp,
         softmax_power_law,
         shapleig,
@@ -44,7 +50,8 @@ def _modules() -> list[ModuleType]:
             torus_graph, triplet_dimension, adam_degenerate,
             continual_quadratic, softmax_power_law, picce_l2d,
             local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
-            e3_tensor_uq, curve_scene_graph, gnnmim]
+            e3_tensor_uq, curve_scene_graph, gnnmim,
+            protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric]
 
 
 _CACHE: dict[str, ModuleType] | None = None
