@@ -140,3 +140,31 @@ def test_old_schema_migrates_forward(tmp_path, monkeypatch):
     with Store(path) as st:
         assert len(st.rows("toy")) == 8 and all(r["reviewed"] == 0 for r in st.rows("toy"))
         assert st.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_grid_rows_drop_stale_declarations_and_keep_grids_apart(store):
+    """A method re-declared under the same label leaves its old rows in the store; claims and
+    reports judge only the rows of configs a grid declares now, and two grids that reuse a
+    label with other parameters (a small smoke model) are never pooled."""
+    import dataclasses
+
+    from claimbench.api import Grid, cfg
+    from claimbench.grid import grid_rows
+
+    old = tb.make_bench(methods=(cfg(tb.MeanEstimator, label="est", bias=0.5),))
+    planned = plan(store, {"toy": tb}, select_cells(old, "quick"), False)
+    execute_plan(store, {"toy": old}, planned)
+    quick = Grid(datasets=old.grids["quick"].datasets, seeds=2,
+                 methods=(cfg(tb.MeanEstimator, label="est", bias=0.0),))
+    smoke = Grid(datasets=old.grids["quick"].datasets[:1], seeds=1,
+                 methods=(cfg(tb.MeanEstimator, label="est", bias=0.25),))
+    new = dataclasses.replace(old, grids={"smoke": smoke, "quick": quick, "full": quick})
+    for g in ("quick", "smoke"):
+        execute_plan(store, {"toy": new}, plan(store, {"toy": tb}, select_cells(new, g), False))
+    rows = store.rows("toy")
+    assert len(rows) == 4 + 4 + 1  # stale + quick + smoke, all labelled "est"
+    name, quick_rows = grid_rows(new, rows)
+    assert name == "full" and len(quick_rows) == 4  # full declares quick's configs: a tie goes up
+    assert {r["method_params"]["bias"] for r in quick_rows} == {0.0}
+    name, smoke_rows = grid_rows(new, rows, "smoke")
+    assert [r["method_params"]["bias"] for r in smoke_rows] == [0.25]

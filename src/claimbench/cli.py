@@ -127,6 +127,7 @@ def cmd_export(args) -> int:
 
 def cmd_claims(args) -> int:
     from .claims import evaluate_benchmark, format_claims
+    from .grid import grid_rows
     from .store import Store, default_store_path
 
     from .claims import resolve_label
@@ -138,7 +139,7 @@ def cmd_claims(args) -> int:
     with Store(args.store or default_store_path(), readonly=True) as store:
         results = []
         for b in benches:
-            rows = store.rows(b.slug)
+            rows = grid_rows(b, store.rows(b.slug), args.grid)[1]
             label = resolve_label(rows, args.as_method, b.slug) if args.as_method else None
             results.append(evaluate_benchmark(b, rows, as_method=label))
     print(format_claims(results, args.format))
@@ -147,6 +148,7 @@ def cmd_claims(args) -> int:
 
 def cmd_compare(args) -> int:
     from .claims import compare
+    from .grid import grid_rows
     from .store import Store, default_store_path
 
     bench = _bench(args.slug)
@@ -155,7 +157,7 @@ def cmd_compare(args) -> int:
         raise UserError(f"unknown metric {metric!r} for {bench.slug}: "
                         f"{suggest(metric, [m.name for m in bench.metrics])}")
     with Store(args.store or default_store_path(), readonly=True) as store:
-        rows = store.rows(bench.slug)
+        rows = grid_rows(bench, store.rows(bench.slug), args.grid)[1]
     print(compare(bench, rows, args.method, args.against, metric))
     return 0
 
@@ -184,6 +186,8 @@ def cmd_report(args) -> int:
 
 
 # -- parser -----------------------------------------------------------------------------------
+GRID_ROWS_HELP = ("judge the rows of this grid (its declared dataset and method configs, any "
+                  "seed); default: the grid with the most stored rows")
 STORE_HELP = "results store (default results/claimbench.sqlite, or $CLAIMBENCH_STORE)"
 
 
@@ -249,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table (default), json (one object per claim, with its source, foils "
                         "and each foil's verdict) or md")
     s.add_argument("--store", help=STORE_HELP)
+    s.add_argument("--grid", choices=("smoke", "quick", "full"), help=GRID_ROWS_HELP)
     s.set_defaults(fn=cmd_claims)
 
     s = sub.add_parser("compare", help="paired comparison of two methods")
@@ -257,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--against", required=True, help="method B: a label or file.py:ClassName")
     s.add_argument("--metric", help="metric to compare (default: the primary metric)")
     s.add_argument("--store", help=STORE_HELP)
+    s.add_argument("--grid", choices=("smoke", "quick", "full"), help=GRID_ROWS_HELP)
     s.set_defaults(fn=cmd_compare)
 
     s = sub.add_parser("report", help="rebuild reports/ from the store")

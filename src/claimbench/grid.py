@@ -57,3 +57,31 @@ def expand(bench: Benchmark, grid_name: str, *, seeds: int | None = None,
     # Dataset-major, seed, then method: consecutive cells share an instance (worker cache).
     return [Cell(bench.slug, d, m, r, external, method_ref)
             for d in dcfgs for r in range(n_seeds) for m in mcfgs]
+
+
+def grid_rows(bench: Benchmark, rows: list[dict], grid: str | None = None) -> tuple[str, list[dict]]:
+    """The stored rows that belong to one grid of ``bench``, and that grid's name.
+
+    A row belongs when its dataset (label and parameters) and its method (label and parameters)
+    are configs the grid declares now, at any seed; rows of a BYO (external) method always
+    belong. This drops rows a store keeps from earlier declarations (a method whose parameters
+    changed under the same label) and keeps two grids that reuse a label with other parameters
+    (a smaller smoke model) apart. ``grid=None`` picks the grid with the most rows, the larger
+    grid on a tie.
+    """
+    def keys(g: str):
+        gr = bench.grids[g]
+        ds = {(c.label, stable_json(c.params)) for c in gr.datasets}
+        ms = {(c.label, stable_json(c.params)) for c in bench.method_configs(gr)}
+        return ds, ms
+
+    def select(g: str) -> list[dict]:
+        ds, ms = keys(g)
+        return [r for r in rows if r.get("external") or (
+            (r["dataset"], stable_json(r["dataset_params"])) in ds
+            and (r["method"], stable_json(r["method_params"])) in ms)]
+
+    if grid is not None:
+        return grid, select(grid)
+    best = max(("full", "quick", "smoke"), key=lambda g: len(select(g)))
+    return best, select(best)

@@ -12,6 +12,7 @@ from . import stats
 from .api import Benchmark
 from .lock import write_lock
 from .claims import VERDICTS, ClaimResult, count_verdicts, evaluate_benchmark
+from .grid import grid_rows
 from .papers import AREAS, PAPERS
 from .render import md_escape, md_table, tex_escape
 
@@ -24,10 +25,10 @@ def _fmt(v) -> str:
     return f"{v:.4g}"
 
 
-def _provenance(store, slug: str) -> dict:
-    """Where the newest run behind a benchmark's rows came from."""
+def _provenance(store, rows: list[dict]) -> dict:
+    """Where the newest run behind a benchmark's (reported) rows came from."""
     runs = {r["run_id"]: r for r in store.runs()}
-    ids = {r["run_id"] for r in store.rows(slug)}
+    ids = {r["run_id"] for r in rows}
     used = [runs[i] for i in ids if i in runs]
     if not used:
         return {}
@@ -243,12 +244,12 @@ def results_csv(bench: Benchmark, summ: dict) -> str:
 def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tuple]:
     from .plots import plot_benchmark
 
-    rows = store.rows(bench.slug)
+    rows = grid_rows(bench, store.rows(bench.slug))[1]
     folder = out / bench.slug
     lock = write_lock(bench, folder)  # refuses, before anything is written, unamended changes
     for old in folder.glob("*.png"):
         old.unlink()
-    prov = _provenance(store, bench.slug)
+    prov = _provenance(store, rows)
     stamp = _stamp(prov)
     summ = summaries(bench, rows)
     results = evaluate_benchmark(bench, rows)
@@ -339,14 +340,15 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
         all_benches = registry.benchmarks()
     for slug, b in all_benches.items():
         if slug not in verdicts and slug in stored:
-            verdicts[slug] = count_verdicts(evaluate_benchmark(b, store.rows(slug)))
+            rows = grid_rows(b, store.rows(slug))[1]
+            verdicts[slug] = count_verdicts(evaluate_benchmark(b, rows))
     (out / "README.md").write_text(index_md(verdicts, all_benches))
     written.append(out / "README.md")
     # The site gets a page for every benchmark with results, rebuilt from the store.
     for slug, b in all_benches.items():
         if slug not in pages and slug in stored:
-            rows = store.rows(slug)
-            prov = _provenance(store, slug)
+            rows = grid_rows(b, store.rows(slug))[1]
+            prov = _provenance(store, rows)
             plots = sorted(p.name for p in (out / slug).glob("*.png"))
             pages[slug] = (b, evaluate_benchmark(b, rows), summaries(b, rows), plots, prov,
                            _stamp(prov))
