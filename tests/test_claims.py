@@ -8,7 +8,7 @@ import pytest
 import toybench as tb
 from claimbench import stats
 from claimbench.api import Claim
-from claimbench.checks import Better, Equivalent, Rank, Ratio, Slope, Value
+from claimbench.checks import Better, Equivalent, NotRun, Rank, Ratio, Slope, Value
 from claimbench.claims import evaluate_benchmark, is_loose, substitute
 
 
@@ -212,6 +212,13 @@ def test_missing_and_failed_methods():
         r["status"] = "timeout"
     res = verdict(Value("mean", "abs_error", hi=1), rows)
     assert res.verdict == "error" and "timeout" in res.detail
+
+
+def test_a_claim_declared_not_run_says_why_and_is_never_judged():
+    rows = rows_from({"mean": [1.0, 2.0, 3.0]})
+    res = verdict(NotRun("mean", "needs a 14B video model"), rows)
+    assert res.verdict == "not_run" and "needs a 14B video model" in res.detail
+    assert res.ours == "—" and res.foils == []
 
 
 # -- foils ---------------------------------------------------------------------------------------

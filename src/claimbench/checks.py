@@ -194,7 +194,19 @@ class Growth:
     kind: str = "growth"
 
 
-CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank, SlopeDiff, BetterDiff, Growth)
+@dataclass(frozen=True)
+class NotRun:
+    """A claim of the paper that cannot be checked here (it needs a multi-billion-parameter
+    model, a human study, a dataset that cannot ship): declared so that the report lists it,
+    with ``reason``. Its verdict is always ``not_run``; it takes no foils, since nothing is
+    tested. ``method`` is the label in the paper method's place."""
+
+    method: str
+    reason: str
+    kind: str = "not_run"
+
+
+CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank, SlopeDiff, BetterDiff, Growth, NotRun)
 
 
 def subject_role(check) -> str:

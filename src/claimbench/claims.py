@@ -32,8 +32,8 @@ import numpy as np
 
 from . import stats
 from .api import Benchmark, Claim
-from .checks import (Better, BetterDiff, Equivalent, Growth, Rank, Ratio, Slope, SlopeDiff, Value,
-                     subject_role)
+from .checks import (Better, BetterDiff, Equivalent, Growth, NotRun, Rank, Ratio, Slope, SlopeDiff,
+                     Value, subject_role)
 
 VERDICTS = ("reproduced", "not_reproduced", "inconclusive", "not_discriminating", "vacuous",
             "not_run", "error")
@@ -681,6 +681,8 @@ def judge_check(bench: Benchmark, check, ev: Evidence, alpha_floor: float = ALPH
         return judge_better_diff(check, ev, _higher(bench, check.metric))
     if isinstance(check, Growth):
         return judge_growth(check, ev)
+    if isinstance(check, NotRun):
+        raise NoEvidence("not_run", f"not checkable here: {check.reason}")
     raise TypeError(f"unknown check {type(check).__name__}")
 
 

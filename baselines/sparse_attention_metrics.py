@@ -1,0 +1,102 @@
+"""How much of the attention a sparse method skips, and what that costs: one measurement for
+every sparse-attention benchmark (pbs_attn, tilesparse, isa_sparse_attn, diasr_routing).
+
+A sparse method returns its output ``out`` (H, Tq, dv) in the original query order and, when
+it computes a block mask, the mask it used (``block_mask``, ``block_size``, and ``q_index`` /
+``k_index`` when it permuted rows: permuted row r is original row ``index[h, r]``). Methods
+whose work is not a block mask (a Taylor approximation, a router) report ``flops`` themselves.
+:func:`measure` compares against exact dense attention computed here in float64:
+
+* ``density``: selected blocks that hold a causally visible pair / blocks a dense causal
+  kernel with the same tiling computes;
+* ``retained_mass``: mean over queries of the dense softmax mass on the (query, key) pairs the
+  mask covers (1 for dense attention);
+* ``rel_error``: ||out - dense||_F / ||dense||_F over all heads and queries;
+* ``flops`` / ``dense_flops`` / ``flop_speedup``: exact counts (block_sparse_attention.block_flops)
+  plus the method's declared ``overhead_flops`` (selection, permutation).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.baselines import block_sparse_attention as bsa
+
+
+def as_tensor(x, dtype=None):
+    torch = bsa._torch()
+    t = x if isinstance(x, torch.Tensor) else torch.as_tensor(np.asarray(x))
+    return t.to(dtype) if dtype is not None else t
+
+
+def _inverse(index):
+    torch = bsa._torch()
+    inv = torch.empty_like(index)
+    inv.scatter_(-1, index, torch.arange(index.shape[-1]).expand_as(index).contiguous())
+    return inv
+
+
+def measure(q, k, v, outputs: dict, causal: bool = True, block_size=64, chunk: int = 512) -> dict:
+    """Density, retained mass, relative error and FLOPs of one sparse method's outputs.
+
+    ``block_size`` is the tiling of the dense reference kernel when the method reports no
+    mask of its own (its ``flops`` must then be given)."""
+    torch = bsa._torch()
+    f64 = torch.float64
+    q, k, v = as_tensor(q, f64), as_tensor(k, f64), as_tensor(v, f64)
+    H, Tq, d = q.shape
+    Tk, dv = k.shape[1], v.shape[2]
+    q_pos, k_pos = bsa.default_positions(Tq, Tk)
+    ref = bsa.dense_attention(q, k, v, q_pos, k_pos, causal=causal, chunk=chunk)  # (H, Tq, dv)
+    out = as_tensor(outputs["out"], f64)
+    if tuple(out.shape) != tuple(ref.shape):
+        raise ValueError(f"outputs['out'] has shape {tuple(out.shape)}; dense attention has {tuple(ref.shape)}")
+    res = {"rel_error": float(torch.linalg.norm(out - ref) / torch.linalg.norm(ref))}
+
+    mask = outputs.get("block_mask")
+    bs = outputs.get("block_size", block_size)
+    dense_mask = bsa.causal_block_mask(Tq, Tk, bs, n_heads=H) if causal else \
+        torch.ones(H, bsa.n_blocks(Tq, _pair(bs)[0]), bsa.n_blocks(Tk, _pair(bs)[1]), dtype=torch.bool)
+    res["dense_flops"] = bsa.block_flops(dense_mask, bs, d, dv)
+    if mask is not None:
+        mask = as_tensor(mask).to(torch.bool)
+        qi = _index(outputs.get("q_index"), H, Tq)  # (H, Tq) original row of each permuted row
+        ki = _index(outputs.get("k_index"), H, Tk)  # (H, Tk)
+        effective = mask & bsa.causal_block_mask(Tq, Tk, bs, qi + (Tk - Tq), ki, n_heads=H) if causal else mask
+        res["density"] = float(effective.sum()) / float(dense_mask.sum())
+        res["flops"] = bsa.block_flops(effective, bs, d, dv)
+        res["retained_mass"] = _retained_mass(q, k, mask, bs, _inverse(qi), _inverse(ki),
+                                              q_pos, k_pos, causal, chunk)
+    if outputs.get("flops") is not None:
+        res["flops"] = int(outputs["flops"])
+    if "flops" in res:
+        res["flops"] += int(outputs.get("overhead_flops", 0))
+        res["flop_speedup"] = res["dense_flops"] / max(res["flops"], 1)
+    return res
+
+
+def _index(index, h: int, t: int):
+    torch = bsa._torch()
+    if index is None:
+        return torch.arange(t).expand(h, -1)
+    return as_tensor(index).to(torch.int64).expand(h, -1)
+
+
+def _pair(bs):
+    return (bs, bs) if isinstance(bs, int) else tuple(bs)
+
+
+def _retained_mass(q, k, mask, bs, inv_q, inv_k, q_pos, k_pos, causal, chunk) -> float:
+    """Mean over queries of dense softmax mass on covered pairs; the mask is in permuted
+    coordinates, so each original (i, j) is looked up at (inv_q[i] // bq, inv_k[j] // bk)."""
+    torch = bsa._torch()
+    bq, bk = _pair(bs)
+    H, Tq, _ = q.shape
+    hi = torch.arange(H)[:, None, None]
+    col_block = (inv_k // bk)[:, None, :]  # (H, 1, Tk)
+    total = 0.0
+    for a in range(0, Tq, chunk):
+        p = bsa.attention_probs(q[:, a:a + chunk], k, q_pos[a:a + chunk], k_pos, causal)  # (H, c, Tk)
+        row_block = (inv_q[:, a:a + chunk] // bq)[:, :, None]  # (H, c, 1)
+        covered = mask[hi, row_block, col_block]  # (H, c, Tk)
+        total += float((p * covered).sum())
+    return total / (H * Tq)
