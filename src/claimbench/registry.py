@@ -20,6 +20,7 @@ def _modules() -> list[ModuleType]:
         continual_quadratic,
         cot_icgd,
         curve_scene_graph,
+        diasr_routing,
         dp_ridge,
         e3_tensor_uq,
         eefp_early_exit,
@@ -28,11 +29,14 @@ def _modules() -> list[ModuleType]:
         ftrl_potential,
         gcf_layer,
         gnnmim,
+        isa_sparse_attn,
         kde_kernel_linalg,
         local_redundancy,
         metadistill,
         mp_moe,
+        pbs_attn,
         picce_l2d,
+        pisd,
         protot,
         puma,
         qk_symmetric,
@@ -41,6 +45,7 @@ def _modules() -> list[ModuleType]:
         shapleig,
         ssd_duality,
         ssn_prm,
+        tilesparse,
         torus_graph,
         triplet_dimension,
     )
@@ -51,7 +56,8 @@ def _modules() -> list[ModuleType]:
             continual_quadratic, softmax_power_law, picce_l2d,
             local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
             e3_tensor_uq, curve_scene_graph, gnnmim,
-            protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric]
+            protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
+            pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd]
 
 
 _CACHE: dict[str, ModuleType] | None = None

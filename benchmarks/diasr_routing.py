@@ -1,0 +1,255 @@
+"""DiasR (personalized multi-subject video generation): sparse routing of video tokens to subjects.
+
+Only the efficiency mechanism is checkable here: one cross-attention layer from N video tokens
+to the reference tokens of S subjects. Dense cross-attention to all S*R reference tokens (and
+IP-Adapter-style decoupled attention, one branch per reference) costs linearly in S; DiasR's
+top-1 router with bucketed attention to one subject's R tokens should stay flat in S. Planted
+subject membership (datasets/multi_subject_tokens.py) makes the router's accuracy and the
+identity leak (attention weight on other subjects' tokens) measurable. The identity and quality
+claims (OpenS2V-Eval) need the video model and are declared not run.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
+                           sweep)
+from claimbench.baselines import block_sparse_attention as bsa
+from claimbench.baselines.decoupled_cross_attention import DecoupledCrossAttention
+from claimbench.baselines.full_attention import FullAttention
+from claimbench.baselines.sparse_attention_metrics import as_tensor, measure
+from claimbench.checks import Better, NotRun, Slope, SlopeDiff, Value
+from claimbench.datasets.multi_subject_tokens import MultiSubjectTokens
+from claimbench.methods.diasr_routing import DiasRRouting
+
+TILE = 64  # the dense reference kernel's tiling (FullAttention's default)
+
+
+def _measured(inst, out) -> dict:
+    # measure() recomputes float64 dense attention: once per cell, cached on the outputs
+    if "_measure" not in out:
+        d = inst.data
+        out["_measure"] = measure(d["q"], d["k"], d["v"], out, causal=False, block_size=TILE)
+    return out["_measure"]
+
+
+def _get(key):
+    return lambda inst, out: float(_measured(inst, out)[key])
+
+
+def _router_accuracy(inst, out):
+    if "route" not in out:
+        return None
+    return float(np.mean(np.asarray(out["route"]) == inst.truth["labels"][None, :]))
+
+
+def _subject_mass(inst, out) -> np.ndarray:
+    """(H, N, S) weight each token's output gives each subject's reference tokens. Methods that
+    report none are dense attention (full_attention): its softmax mass summed per subject."""
+    if "subject_mass" in out:
+        return np.asarray(out["subject_mass"], dtype=np.float64)
+    torch = bsa._torch()
+    d = inst.data
+    q, k = as_tensor(d["q"], torch.float64), as_tensor(d["k"], torch.float64)
+    H, N, _ = q.shape
+    parts = []
+    for a in range(0, N, 512):  # query chunks keep the (H, c, S*R) probabilities small
+        p = bsa.attention_probs(q[:, a:a + 512], k, None, None, causal=False)  # (H, c, S*R)
+        parts.append(p.reshape(H, -1, d["n_subjects"], d["ref_tokens"]).sum(-1))  # (H, c, S)
+    return torch.cat(parts, dim=1).numpy()  # (H, N, S)
+
+
+def _identity_leak(inst, out):
+    mass = _subject_mass(inst, out)  # (H, N, S)
+    own = np.take_along_axis(mass, inst.truth["labels"][None, :, None], axis=-1)  # (H, N, 1)
+    return float(1.0 - own.mean())
+
+
+METRICS = (
+    Metric("flops", _get("flops"), False,
+           "exact FLOPs of the attention (Q K^T and P V of the tiles computed) plus the "
+           "method's overhead (identity anchors and router scores), all heads"),
+    Metric("flop_speedup", _get("flop_speedup"), True,
+           "dense cross-attention FLOPs (N x S*R, all heads) / flops"),
+    Metric("rel_error", _get("rel_error"), False,
+           "||out - dense||_F / ||dense||_F against float64 dense cross-attention"),
+    Metric("router_accuracy", _router_accuracy, True,
+           "fraction of (head, video token) pairs routed to the token's planted subject"),
+    Metric("identity_leak", _identity_leak, False,
+           "mean over (head, token) of the attention weight on reference tokens of subjects "
+           "other than the token's planted one (dense: softmax mass; routed: 1 if misrouted)"),
+    output_metric("seconds", description="process CPU time of the layer (routing included), "
+                  "min over repeats"),
+)
+
+ROUTED = "diasr_routing"
+RANDOM = "diasr_routing[mutant=random_router]"
+MASKED = "diasr_routing[mutant=masked_dense]"
+DENSE = "full_attention"
+DECOUPLED = "decoupled_cross_attention"
+
+
+def _methods(repeats: int) -> tuple:
+    return (
+        cfg(DiasRRouting, label=ROUTED, repeats=repeats),
+        cfg(DiasRRouting, label=RANDOM, mutant="random_router", repeats=repeats),
+        cfg(DiasRRouting, label=MASKED, mutant="masked_dense", repeats=repeats),
+        cfg(FullAttention, label=DENSE, causal=False, block_size=TILE, repeats=repeats),
+        cfg(DecoupledCrossAttention, label=DECOUPLED, repeats=repeats),
+    )
+
+
+# the note's check "routed(S=8) / routed(S=1) < 1.3" as a log-log slope over S = 1..8
+FLAT = float(np.log(1.3) / np.log(8.0))  # 0.126
+MULTI = {"n_subjects": (2, 4, 8, 16)}  # routing is trivial at S = 1
+
+_NOT_RUN = ("Needs the DiasR video DiT (multi-billion parameters), MuSA-2M training and the "
+            "OpenS2V-Eval pipeline (face/subject/text scorers on generated videos); nothing of "
+            "that can run on a CPU, and the paper's table numbers were not found.")
+
+_FLAT_FOILS = ("Dense cross-attention and decoupled (per-reference) attention attend to all "
+               "S*R reference tokens; the masked_dense mutant routes the same way but masks the "
+               "full score matrix instead of gathering buckets. All three cost linearly in S.")
+
+CLAIMS = (
+    Claim(id="c1_routed_flops_flat", where="abstract (via research note)",
+          text="sparse routing keeps the cost about constant in the number of subjects",
+          paper_value="\"tokens are grouped into per-subject buckets and attend only within the "
+                      "bucket, so cost is ~constant in the number of subjects\" (research note's "
+                      "summary of the abstract)",
+          check=Slope(method=ROUTED, metric="flops", x="n_subjects", lo=-FLAT, hi=FLAT),
+          source="paper", foils=(DENSE, DECOUPLED, MASKED), foil_note=_FLAT_FOILS,
+          note="Exponent of exact FLOPs (router included) in S on log-log axes within +-0.126, "
+               "the research note's 'routed(S=8)/routed(S=1) < 1.3' as a slope over S = 1..8."),
+    Claim(id="c2_dense_flops_linear", where="research note, plan",
+          text="dense cross-attention to all subjects' reference tokens grows linearly in S",
+          check=Slope(method=DENSE, metric="flops", x="n_subjects", lo=0.9, hi=1.1),
+          source="derived", foils=(ROUTED,),
+          foil_note="The routed layer is the contrast: its cost must not grow linearly.",
+          note="Dense cost N S R 2 (d + dv): exponent 1 exactly; band +-0.1 (ours)."),
+    Claim(id="c3_routed_time_flat", where="abstract (via research note)",
+          text="near-constant inference time as the number of references grows",
+          paper_value="\"near-constant inference time as the number of references grows\" "
+                      "(research note's summary of the abstract's claims)",
+          check=Slope(method=ROUTED, metric="seconds", x="n_subjects", lo=-FLAT, hi=FLAT),
+          source="paper", foils=(DENSE, DECOUPLED, MASKED), foil_note=_FLAT_FOILS,
+          note="Process CPU time (min of 3 repeats) of the routed layer, router included; band "
+               "as c1. Timing on a shared CPU is noisy. The buckets go through one call of the "
+               "shared block-sparse kernel (methods/diasr_routing.py, Deviation 6: a first "
+               "implementation looping over buckets in Python grew with S through per-call "
+               "overhead)."),
+    Claim(id="c4_time_slope_gap", where="research note, plan",
+          text="dense time grows with S at least 0.5 in exponent faster than routed time",
+          check=SlopeDiff(method=ROUTED, other=DENSE, metric="seconds", x="n_subjects",
+                          hi=-0.5),
+          source="derived", foils=(MASKED, DECOUPLED),
+          foil_note="The masked_dense mutant and decoupled attention do dense work: their time "
+                    "exponent is not below dense attention's.",
+          note="slope(routed time) - slope(dense time) <= -0.5 on log-log axes (ours: half of "
+               "the linear exponent)."),
+    Claim(id="c5_router_accuracy", where="research note, plan",
+          text="the router sends video tokens to their own subject",
+          check=Value(method=ROUTED, metric="router_accuracy", lo=0.9, where=MULTI),
+          source="derived", foils=(RANDOM,),
+          foil_note="A uniformly random router (the router removed) is right 1/S of the time.",
+          note="Mean accuracy >= 0.9 over cells with S >= 2 (ours). On these planted data the "
+               "identity anchors are nearly noise-free, so this checks the implementation "
+               "more than the paper's learned router."),
+    Claim(id="c6_less_entanglement", where="abstract (via research note)",
+          text="routing each token to one subject makes identities entangle less than dense "
+               "attention to all subjects",
+          paper_value="\"attend only within the bucket, so cost is ~constant in the number of "
+                      "subjects and identities entangle less\" (research note's summary)",
+          check=Better(method=ROUTED, baseline=DENSE, metric="identity_leak", where=MULTI),
+          source="paper", foils=(RANDOM, DECOUPLED),
+          foil_note="A random router and decoupled attention put most weight on other "
+                    "subjects: (S-1)/S.",
+          note="identity_leak: attention weight on other subjects' reference tokens, against "
+               "the planted membership; a proxy of the paper's entanglement, which it shows "
+               "on generated videos."),
+    Claim(id="c7_identity_consistency", where="abstract; OpenS2V-Eval tables",
+          text="better identity consistency (FaceSim, NexusScore) than prior subject-to-video "
+               "methods",
+          paper_value="better identity consistency (FaceSim / NexusScore) on OpenS2V-Eval "
+                      "(research note; numbers not found)",
+          check=NotRun(method=ROUTED, reason=_NOT_RUN), source="paper"),
+    Claim(id="c8_text_fidelity", where="abstract; OpenS2V-Eval tables",
+          text="better text fidelity (GmeScore)",
+          paper_value="better text fidelity (GmeScore) on OpenS2V-Eval (research note; numbers "
+                      "not found)",
+          check=NotRun(method=ROUTED, reason=_NOT_RUN), source="paper"),
+    Claim(id="c9_naturalness", where="abstract; OpenS2V-Eval tables",
+          text="better naturalness (NaturalScore) and total score",
+          paper_value="better naturalness (NaturalScore) on OpenS2V-Eval (research note; numbers "
+                      "not found)",
+          check=NotRun(method=ROUTED, reason=_NOT_RUN), source="paper"),
+    Claim(id="c10_identity_drift", where="abstract",
+          text="dual-modal identity-anchored alignment stops cross-frame identity drift",
+          paper_value="identity queries aligned to ground-truth subject masks stop cross-frame "
+                      "identity drift (research note's summary)",
+          check=NotRun(method=ROUTED, reason="Needs the trained video DiT with and without the "
+                       "mask-supervised identity queries, MuSA-2M masks and generated videos."),
+          source="paper"),
+)
+
+_SMALL = dict(n_video=1024, ref_tokens=64, d=16, dv=16, heads=1)
+
+BENCHMARK = Benchmark(
+    slug="diasr_routing",
+    paper=Paper(
+        title="DiasR: personalized multi-subject video generation",
+        arxiv="",
+        url="",
+        version="abstract only, via the research note (paper body, project page "
+                "tale17.github.io/diasr and code not "
+                "found; the batch lists arXiv 2505.20292, which is OpenS2V-Nexus, the "
+                "evaluation benchmark, not this paper)",
+    ),
+    area="attention",
+    fidelity="proxy",
+    fidelity_note=("Only the sparse-routing efficiency mechanism, on one cross-attention layer "
+                   "with synthetic video and reference tokens (planted subjects), a "
+                   "training-free top-1 router (mean reference key as identity anchor) instead "
+                   "of DiasR's learned, mask-supervised identity queries, and the note's proxy "
+                   "sizes (N=2048, R=256, S=1..8). The video model, MuSA-2M and every "
+                   "OpenS2V-Eval number are out of reach (claims c7-c10 not run)."),
+    methods=(DiasRRouting,),
+    baselines=(FullAttention, DecoupledCrossAttention),
+    datasets=(MultiSubjectTokens,),
+    metrics=METRICS,
+    primary_metric="flops",
+    claims=CLAIMS,
+    grids={
+        "smoke": Grid(datasets=sweep(MultiSubjectTokens, n_subjects=[1, 2, 4], **{
+                          k: [v] for k, v in _SMALL.items()}),
+                      seeds=2, methods=_methods(repeats=1),
+                      note="N=1024, R=64, d=16, one head; seconds of a few ms (noisy)"),
+        "quick": Grid(datasets=sweep(MultiSubjectTokens, n_subjects=[1, 2, 4, 8]), seeds=5,
+                      methods=_methods(repeats=3),
+                      note="the research note's proxy: N=2048, R=256, d=dv=64, 2 heads, S=1..8"),
+        "full": Grid(datasets=sweep(MultiSubjectTokens, n_subjects=[1, 2, 4, 8, 16],
+                                    n_video=[8192], ref_tokens=[512], heads=[8]),
+                     seeds=10, methods=_methods(repeats=3),
+                     note="N=8192, R=512, 8 heads, S=1..16: about 1-2 CPU-hours (dense "
+                          "attention at S=16 is ~140 GFLOP per call, repeated 3 times)"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-03", claims=("c3_routed_time_flat",),
+                  what="declaration unchanged; the method's implementation of the bucketed "
+                       "attention changed from a Python loop over (head, subject) buckets, one "
+                       "dense_attention call each, to one call of the shared block-sparse "
+                       "kernel on the bucket-sorted, tile-padded tokens (same outputs, same "
+                       "FLOP count); the smoke grid's sizes changed from N=256, R=32 to "
+                       "N=1024, R=64 (R=32 was padded to the 64-key tile of the dense "
+                       "reference, giving dense FLOPs a false exponent of 0.5)",
+                  why="recorded because it moved c3: the loop's per-call overhead grew with S "
+                      "(results seen: quick-grid time exponent 0.208 [0.148, 0.269], "
+                      "not_reproduced); a bucketed kernel is one launch, as the paper's "
+                      "'grouped into per-subject buckets' describes. After the change, three quick "
+                      "runs: 0.056 [-0.028, 0.141] and -0.168 [-0.263, -0.072] (inconclusive), "
+                      "-0.029 [-0.118, 0.060] (reproduced): the verdict moves with the load "
+                      "on the shared machine. Thresholds, foils and the quick grid unchanged.",
+                  results_seen=True),
+    ),
+)

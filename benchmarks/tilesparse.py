@@ -1,0 +1,214 @@
+"""TileSparse (ICML 2026, abstract only): tiered QK-2D sparse attention for compute-bound MLA decoding.
+
+Synthetic MLA decoding (``datasets/latent_kv_needles``: H = 32 heads with 2 MTP tokens each over
+one shared latent KV, needles attended by random head subsets). Every sparse method selects
+(head, key page) pairs from the same Quest page-bound estimates and is budgeted on the same
+tile-granular cost (``baselines/head_page_selection``: (8-head tile, 16-key page) tiles touched):
+K-only Quest top-k, unstructured 2-D (head, page) top-k, and TileSparse's tiered 2-D selection
+with tile-aligned head groups and a calibration AutoTuner, at budgets of 5-20 % of dense compute
+and at the paper's "-40.8 % compute" point (59.2 %). 2-D selection searches a superset of K-only
+selection, so its wins over K-only are partly by construction; the claims that carry the
+paper's point are the tile-granular ones (c4, c5).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines import block_sparse_attention as bsa
+from claimbench.baselines.full_attention import FullAttention
+from claimbench.baselines.head_key_topk import HeadKeyTopK
+from claimbench.baselines.quest_topk import QuestTopK
+from claimbench.baselines.sparse_attention_metrics import as_tensor, measure
+from claimbench.checks import Better, Value
+from claimbench.datasets.latent_kv_needles import LatentKVNeedles
+from claimbench.methods.tilesparse import TileSparse
+
+
+def _measured(inst, out) -> dict:
+    # measure() recomputes float64 dense attention: once per cell, cached on the outputs
+    if "_measure" not in out:
+        d = inst.data
+        out["_measure"] = measure(d["q"], d["k"], d["v"], out, causal=True)
+    return out["_measure"]
+
+
+def _rel_error(inst, out):
+    return float(_measured(inst, out)["rel_error"])
+
+
+def _retained_mass(inst, out):
+    return float(_measured(inst, out)["retained_mass"])
+
+
+def _compute_frac(inst, out):
+    m = _measured(inst, out)
+    return float(m["flops"]) / float(m["dense_flops"])
+
+
+def _budget_excess(inst, out):
+    return _compute_frac(inst, out) - float(inst.data["budget_frac"])
+
+
+def _needle_recall(inst, out):
+    torch = bsa._torch()
+    H, Tq, _ = inst.data["q"].shape
+    Tk = inst.data["k"].shape[1]
+    mask = as_tensor(out["block_mask"]).to(torch.bool)
+    pairs = bsa.expand_block_mask(mask, out["block_size"], Tq, Tk).any(1).numpy()  # (H, Tk)
+    hp = inst.truth["needle_pairs"]
+    return float(np.mean(pairs[hp[:, 0], hp[:, 1]]))
+
+
+METRICS = (
+    Metric("rel_error", _rel_error, False,
+           "||out - dense||_F / ||dense||_F over heads and MTP tokens, dense = float64 full attention "
+           "(sparse_attention_metrics.measure)"),
+    Metric("retained_mass", _retained_mass, True,
+           "mean over (head, token) of the dense softmax mass on the selected (head, page) pairs"),
+    Metric("needle_recall", _needle_recall, True,
+           "fraction of planted (head, needle key) pairs the selection computes"),
+    Metric("compute_frac", _compute_frac, False,
+           "tile-granular attention FLOPs / dense FLOPs: (8-head tile x 16-key page) tiles touched"),
+    Metric("budget_excess", _budget_excess, False, "compute_frac - the step's budget_frac"),
+    output_metric("tiles", description="(head tile, page) tiles computed"),
+    output_metric("pairs", description="(head, page) pairs computed"),
+    output_metric("seconds", description="process CPU seconds of selection + attention (one run)"),
+    output_metric("n_tiers", description="tiers of the AutoTuner's pattern (tilesparse only)"),
+)
+
+SUBJECT = "tilesparse"
+K_ONLY = "quest_topk"
+TWO_D = "head_key_topk"
+TWO_D_PAIR = "head_key_topk[charge=pair]"
+SINGLE_TIER = "tilesparse[mutant=single_tier]"
+PAIR_COST = "tilesparse[mutant=pair_cost]"
+UNALIGNED = "tilesparse[mutant=unaligned]"
+
+METHODS = (
+    cfg(FullAttention),
+    cfg(QuestTopK),
+    cfg(HeadKeyTopK),
+    cfg(HeadKeyTopK, label=TWO_D_PAIR, charge="pair"),
+    cfg(TileSparse),
+    cfg(TileSparse, label=SINGLE_TIER, mutant="single_tier"),
+    cfg(TileSparse, label=PAIR_COST, mutant="pair_cost"),
+    cfg(TileSparse, label=UNALIGNED, mutant="unaligned"),
+)
+
+TIGHT = {"budget_frac": (0.05, 0.1, 0.2)}  # the note's "budgets <= 20 % of full compute"
+PAPER_POINT = 0.592  # the abstract's "cutting attention compute by 40.8 %"
+
+_ACC = ("The abstract's metric is task accuracy of a DeepSeek-class MLA LLM on unnamed long-context "
+        "benchmarks; here it is the relative error of the attention output of one synthetic MLA "
+        "decoding step (and needle recall), the research note's proxy.")
+_K_ONLY_FOIL = ("The single-tier mutant is TileSparse with tiering and 2-D pruning removed: K-only "
+                "top-k on the same estimates and the same tile budget. A K-only method must not "
+                "beat K-only Quest (it ties it, up to the head reduction).")
+
+BENCHMARK = Benchmark(
+    slug="tilesparse",
+    paper=Paper(
+        title="TileSparse: Arithmetic-Intensity-Aware Sparse Attention for Compute-Bound LLM Decoding",
+        arxiv="",
+        url="https://icml.cc/virtual/2026/poster/61955",
+        version="ICML 2026 poster abstract (no arXiv copy or code found)",
+    ),
+    area="attention",
+    fidelity="proxy",
+    fidelity_note=("Abstract only: the cost model, tiering, head-tile selection and AutoTuner are "
+                   "reconstructed (methods/tilesparse.py, deviations). No MLA LLM or long-context "
+                   "task: one synthetic MLA decoding step per cell (shared 64-d latent KV, 32 heads "
+                   "x 2 MTP tokens, 4k keys, planted head-specific needles on their own latent "
+                   "axes), scored by attention-output error and needle recall instead of task "
+                   "accuracy; compute is an exact tile count, not GPU time."),
+    methods=(TileSparse,),
+    baselines=(FullAttention, QuestTopK, HeadKeyTopK),
+    datasets=(LatentKVNeedles,),
+    metrics=METRICS,
+    primary_metric="rel_error",
+    claims=(
+        Claim(id="c1_tiered_beats_konly_error", where="abstract",
+              text="under tight budgets, tiered QK-2D sparsity is more accurate than dynamic "
+                   "K-only sparse attention at the same compute",
+              paper_value="\"under tight budgets our method improves accuracy by 40% over "
+                          "state-of-the-art dynamic K-only sparse methods\"",
+              check=Better(method=SUBJECT, baseline=K_ONLY, metric="rel_error", where=TIGHT),
+              source="paper",
+              foils=(SINGLE_TIER,),
+              foil_note=_K_ONLY_FOIL,
+              note=_ACC + " Direction only (margin 0): a 40 % accuracy gain has no error "
+                   "analogue. Budgets 5/10/20 % of dense tile compute (the note's <= 20 %). "
+                   "2-D selection searches a superset of K-only selection (the AutoTuner's space "
+                   "contains the single all-heads tier), so this win is partly by construction."),
+        Claim(id="c2_tiered_beats_konly_needles", where="abstract; research note plan",
+              text="under tight budgets, tiered QK-2D computes more of the head-specific needles "
+                   "than K-only top-k",
+              paper_value="\"QK 2D Sparsity prunes unnecessary Q-head--key computations and uses "
+                          "the freed compute to retrieve more semantically important tokens\"",
+              check=Better(method=SUBJECT, baseline=K_ONLY, metric="needle_recall", where=TIGHT),
+              source="derived",
+              foils=(SINGLE_TIER,),
+              foil_note=_K_ONLY_FOIL,
+              note="The research note's needle-recall check (margin 0)."),
+        Claim(id="c3_near_full_at_paper_point", where="abstract",
+              text="at 59.2 % of dense attention compute the output is within 1 % of full attention",
+              paper_value="\"preserves 99% of full-attention accuracy while cutting attention "
+                          "compute by 40.8%, outperforming prior sparse attention approaches\"",
+              check=Value(method=SUBJECT, metric="rel_error", hi=0.01, stat="mean",
+                          where={"budget_frac": PAPER_POINT}),
+              source="derived",
+              foils=(K_ONLY, SINGLE_TIER),
+              foil_note="The abstract says prior (K-only) approaches do worse at this point; "
+                        "K-only Quest and the single-tier mutant are those approaches here.",
+              note="The research note's translation of '99 % of full-attention accuracy' to a "
+                   "relative output error <= 1 % (mean over cells, t-interval)."),
+        Claim(id="c4_tile_budget_respected", where="abstract (cost model)",
+              text="charged per compute tile, the selection stays within the compute budget; "
+                   "per-(head, key) accounting does not",
+              paper_value="\"a cost model that emphasizes compute budget (compute tile size) "
+                          "rather than memory budget (fetched tokens)\"",
+              check=Value(method=SUBJECT, metric="budget_excess", hi=0.0, stat="max"),
+              source="derived",
+              foils=(PAIR_COST, TWO_D_PAIR),
+              foil_note="Both plan with a per-(head, page) cost: the pair-cost mutant gives each "
+                        "tier's pages to individually chosen heads, 2-D top-k counts pairs. "
+                        "Scattered heads touch more head tiles, so their true tile compute must "
+                        "exceed the budget.",
+              note="Every cell: true tile compute / dense compute <= budget_frac. Holds for the "
+                   "method by construction; the content of the claim is that its foils fail."),
+        Claim(id="c5_tile_aligned_beats_pairwise_2d", where="abstract (cost model, tiered QK-2D)",
+              text="at the same tile-granular compute, tile-aligned tiered 2-D selection has lower "
+                   "error than unstructured per-(head, key) 2-D top-k",
+              paper_value="\"traditional sparse attention algorithms introduce significant "
+                          "computational inefficiency in this new regime\"; \"Tiered QK 2D "
+                          "Sparsity and an AutoTuner to choose the best pattern\"",
+              check=Better(method=SUBJECT, baseline=TWO_D, metric="rel_error", where=TIGHT),
+              source="derived",
+              foils=(UNALIGNED,),
+              foil_note="The unaligned mutant is TileSparse with tile alignment removed (tiers "
+                        "planned per head, then cut to the same true tile budget): if alignment "
+                        "to tiles is what matters, it must lose its edge over per-pair 2-D top-k.",
+              note="The check the issue says matters: 2-D selection is a superset of K-only, so "
+                   "the tile-granular cost model is the non-trivial part. Both sides are charged "
+                   "the same true tile cost (2-D top-k truncated at the tile budget)."),
+    ),
+    grids={
+        "smoke": Grid(datasets=sweep(LatentKVNeedles, context=[1024], budget_frac=[0.1, PAPER_POINT],
+                                     n_calib=[1]),
+                      seeds=2, methods=METHODS,
+                      note="1k keys, 32 heads; one calibration step"),
+        "quick": Grid(datasets=sweep(LatentKVNeedles, budget_frac=[0.05, 0.1, 0.2, PAPER_POINT]),
+                      seeds=5, methods=METHODS,
+                      note="4k keys, 32 heads x 2 MTP tokens, 16 needles on 4 random heads each; "
+                           "about 1.5 CPU-minutes (76 CPU-s of cells measured)"),
+        "full": Grid(datasets=sweep(LatentKVNeedles, context=[4096, 16384], n_heads=[32, 64],
+                                    needle_heads=[2, 4, 8],
+                                    budget_frac=[0.05, 0.1, 0.2, 0.4, PAPER_POINT, 0.8]),
+                     seeds=10, methods=METHODS,
+                     note="the note's N = 4-16k, H = 32-64, needles on 2-8 heads; 720 instances x 8 "
+                          "methods = 5760 cells, roughly 5 CPU-hours (a 16k-key, 64-head instance "
+                          "takes ~1 CPU-minute for its 8 methods and ~2.5 GB of memory)"),
+    },
+    description=__doc__,
+)
