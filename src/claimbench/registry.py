@@ -20,6 +20,7 @@ def _modules() -> list[ModuleType]:
         continual_quadratic,
         cot_icgd,
         curve_scene_graph,
+        diag_cfm,
         diasr_routing,
         dp_ridge,
         e3_tensor_uq,
@@ -41,7 +42,9 @@ def _modules() -> list[ModuleType]:
         puma,
         qk_symmetric,
         sgg_dp,
+        snn_mmwave,
         softmax_power_law,
+        spikenet,
         shapleig,
         ssd_duality,
         ssn_prm,
@@ -57,7 +60,8 @@ def _modules() -> list[ModuleType]:
             local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
             e3_tensor_uq, curve_scene_graph, gnnmim,
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
-            pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd]
+            pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
+            snn_mmwave, spikenet]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,200 @@
+"""Frequency Matching in Spiking Neural Networks for mmWave Sensing (arXiv 2605.09983).
+
+A two-layer LIF network whose membrane decay beta is set by matching the LIF low-pass cut-off to
+the upper edge of the training data's discriminative spectrum, against the same network at fixed
+betas, its non-spiking twin, and an MLP, a 1-D CNN and a GRU of the same width, on generated
+radar-like sequences whose class pattern oscillates in a low (or high) frequency band under
+high-frequency noise and frame dropout.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.sequence_classifiers import (CNN1DClassifier, GRUClassifier,
+                                                       MLPClassifier)
+from claimbench.checks import BetterDiff, Better, Rank, Ratio, Value
+from claimbench.datasets.radar_sequences import RadarSequences
+from claimbench.methods.snn_mmwave import FrequencyMatchedSNN
+
+
+@dataclass
+class BetaSweepSNN(FrequencyMatchedSNN):
+    """The paper's network at a fixed beta; the beta study runs on ``bands`` only."""
+
+    name: ClassVar[str] = "snn_beta"
+    bands: str = "low,high"  # dataset bands this configuration runs on
+
+    def applies_to(self, dataset):
+        band = getattr(dataset, "band", None)
+        return None if band in self.bands.split(",") else f"beta sweep not run on band {band}"
+
+
+def _acc(inst, out):
+    return float(np.mean(np.asarray(out["pred"]) == inst.truth["y_test"]))
+
+
+METRICS = (
+    Metric("acc", _acc, True, "test accuracy"),
+    output_metric("energy_pJ", description="theoretical inference energy per sample (pJ), 45 nm: "
+                  "MACs x 4.6 pJ + SOPs x 0.9 pJ"),
+    output_metric("macs", description="multiply-accumulates per sample"),
+    output_metric("sops", description="synaptic operations (spikes x fan-out) per sample"),
+    output_metric("firing_rate", description="spikes per neuron per step (spiking models)"),
+    output_metric("beta", description="membrane decay used (criterion or fixed)"),
+    output_metric("cutoff", description="LIF half-power cut-off, cycles/sample"),
+)
+
+BETAS = (0.3, 0.5, 0.7, 0.9, 0.98)  # research note's sweep, thinned (ours)
+SWEEP = tuple(f"snn_b{b}" for b in BETAS)
+NO_SPIKE = "snn_fm[mutant=no_spike]"
+LOW = {"band": "low", "snr_db": -15.0}
+HIGH = {"band": "high", "snr_db": -15.0}
+
+
+def _methods(**kw) -> tuple:
+    snn = dict(kw)
+    return (
+        cfg(FrequencyMatchedSNN, label="snn_fm", **snn),
+        *(cfg(BetaSweepSNN, label=f"snn_b{b}", beta=b,
+              bands="low,high" if b == 0.3 else "low", **snn) for b in BETAS),
+        cfg(FrequencyMatchedSNN, label=NO_SPIKE, mutant="no_spike", **snn),
+        cfg(MLPClassifier, label="mlp", **kw),
+        cfg(CNN1DClassifier, label="cnn1d", **kw),
+        cfg(GRUClassifier, label="gru", **kw),
+    )
+
+
+_PAPER_ACC = ("\"yielding an average test-accuracy improvement of 6.22% ... relative to ANN "
+              "baselines\"")
+_PAPER_ENERGY = "\"a 3.64x reduction in theoretical energy consumption relative to ANN baselines\""
+_MISMATCH_FOILS = ("The same network with a mismatched beta: 0.3 (cut-off 0.22 f_s, inside the "
+                   "noise band) and 0.98 (cut-off 0.003 f_s, below the signal band); the claim "
+                   "credits the matching, so they must not show the advantage.")
+
+
+def _beats(ann: str) -> Claim:
+    return Claim(
+        id=f"c1_beats_{ann}_low_snr", where="abstract",
+        text=f"at low SNR with low-frequency discriminative content, the matched SNN is more "
+             f"accurate than the {ann} ANN baseline",
+        paper_value=_PAPER_ACC,
+        check=Better(method="snn_fm", baseline=ann, metric="acc", where=LOW, margin=0.0),
+        source="paper", foils=("snn_b0.3", "snn_b0.98"), foil_note=_MISMATCH_FOILS,
+        note="Margin 0 (the note's 'beats the best ANN at low SNR'; the paper's +6.22 points is "
+             "an average over four real datasets). One claim per ANN baseline.")
+
+
+def _vanishes(ann: str) -> Claim:
+    return Claim(
+        id=f"c4_advantage_vanishes_high_band_vs_{ann}", where="abstract",
+        text="the SNN's advantage holds when discriminative information is in low-to-mid "
+             "frequencies and shrinks when the band moves above the LIF cut-off",
+        paper_value="\"when discriminative information resides in low-to-mid frequencies, LIF "
+                    "dynamics can inherently suppress high-frequency noise, clarifying when and "
+                    "why SNNs outperform ANNs\"",
+        check=BetterDiff(method="snn_fm", baseline=ann, metric="acc", where=LOW,
+                         other_where=HIGH, margin=0.0),
+        source="paper", foils=("snn_b0.3",),
+        foil_note="A beta-0.3 SNN (cut-off inside the noise band) filters neither band, so its "
+                  "gap to the ANN must not depend on the band.",
+        note="Interaction: (acc_SNN - acc_ANN) on the low band minus the same on the high band "
+             "(0.30-0.40 f_s, overlapping the noise) > 0.")
+
+
+BENCHMARK = Benchmark(
+    slug="snn_mmwave",
+    paper=Paper(
+        title="Frequency Matching in Spiking Neural Networks for mmWave Sensing",
+        arxiv="2605.09983", url="https://arxiv.org/abs/2605.09983",
+        version="arXiv v1 abstract (body not read)",
+        authors="Zhenyu Liao, Di Yu, Changze Lv, Wentao Tong, Linshan Jiang, Sijie Ji, Xin Du, "
+                "Hailiang Zhao, Xiaoqing Zheng, Shuiguang Deng"),
+    area="generative_science",
+    fidelity="proxy",
+    fidelity_note=("The paper's four mmWave datasets and architectures are replaced by generated "
+                   "8-channel radar-like sequences (datasets/radar_sequences.py) and a two-layer "
+                   "fully connected LIF network of width 32; the discriminative-spectrum "
+                   "estimator and matching rule are our instantiation of the abstract's "
+                   "criterion (the body was not read). The LIF-as-low-pass algebra and the 45 nm "
+                   "energy convention are exact."),
+    methods=(FrequencyMatchedSNN,),
+    baselines=(MLPClassifier, CNN1DClassifier, GRUClassifier),
+    datasets=(RadarSequences,),
+    metrics=METRICS,
+    primary_metric="acc",
+    claims=(
+        _beats("mlp"), _beats("cnn1d"), _beats("gru"),
+        Claim(id="c2_accuracy_peaks_at_matched_beta", where="abstract",
+              text="accuracy over membrane decays peaks at the beta the frequency-matching "
+                   "criterion picks",
+              paper_value="\"we derive a principled criterion for configuring the membrane decay "
+                          "factor by matching the effective bandwidth of LIF dynamics to the "
+                          "data's discriminative spectral content\"",
+              check=Rank(method="snn_fm", metric="acc", k=3, among=SWEEP, where=LOW),
+              source="derived", foils=("snn_b0.3", "snn_b0.98"),
+              foil_note="The sweep's extremes, far from the criterion's beta, must not be top-3.",
+              note="Research note: 'accuracy as a function of beta peaks within one grid step of "
+                   "beta*'. Top 3 of 6 (the criterion and the sweep 0.3..0.98): significantly "
+                   "ahead of all but two, the sweep values adjacent to beta* (~0.6-0.7)."),
+        Claim(id="c3_energy_vs_ann_twin", where="abstract",
+              text="the spiking network needs 3.64x less theoretical energy than its ANN "
+                   "counterpart",
+              paper_value=_PAPER_ENERGY,
+              check=Ratio(numerator="snn_fm", denominator=NO_SPIKE, metric="energy_pJ",
+                          at_most=1 / 3.64, where=LOW),
+              source="paper", foils=("gru", "cnn1d"),
+              foil_note="ANNs in the SNN's place, against the same-architecture analog twin: "
+                        "MAC-based models must not show the spike-driven reduction.",
+              note="E_SNN / E_twin <= 1/3.64 = 0.275, the twin being the same network and beta* "
+                   "without spikes (all MACs). The paper's comparison is against its ANN "
+                   "baselines; which architecture it used per dataset was not read."),
+        Claim(id="c3b_energy_below_gru", where="abstract",
+              text="the matched SNN costs less theoretical energy than the GRU",
+              paper_value=_PAPER_ENERGY,
+              check=Ratio(numerator="snn_fm", denominator="gru", metric="energy_pJ",
+                          at_most=1.0, where=LOW),
+              source="derived", foils=("cnn1d",),
+              foil_note="The 1-D CNN (more MACs than the GRU) must not pass.",
+              note="Research note: 'the ANN/SNN energy ratio is > 1 (report the value)'."),
+        Claim(id="c3c_energy_below_mlp", where="abstract",
+              text="the matched SNN costs less theoretical energy than the time-flattened MLP",
+              paper_value=_PAPER_ENERGY,
+              check=Ratio(numerator="snn_fm", denominator="mlp", metric="energy_pJ",
+                          at_most=1.0, where=LOW),
+              source="derived", foils=("cnn1d",),
+              foil_note="The 1-D CNN (more MACs than the MLP) must not pass.",
+              note="Research note's energy check against the cheapest ANN here: its single "
+                   "T*C*H first layer equals the SNN's encoding layer in MACs."),
+        _vanishes("cnn1d"), _vanishes("gru"),
+        Claim(id="c5_criterion_cutoff_between_signal_and_noise", where="abstract",
+              text="the criterion's cut-off lies above the discriminative band and below the noise",
+              paper_value="\"matching the effective bandwidth of LIF dynamics to the data's "
+                          "discriminative spectral content\"",
+              check=Value(method="snn_fm", metric="cutoff", lo=0.06, hi=0.15, where=LOW),
+              source="derived", foils=("snn_b0.3", "snn_b0.98"),
+              foil_note="Fixed betas 0.3 and 0.98 put the cut-off inside the noise band (0.22) "
+                        "or below the signal band (0.003).",
+              note="Generator: signal 0.02-0.06 f_s, noise 0.15-0.5 f_s; the mean cut-off over "
+                   "seeds must lie in [0.06, 0.15] (ours)."),
+    ),
+    grids={
+        "smoke": Grid(datasets=sweep(RadarSequences, band=["low", "high"], snr_db=[-15.0],
+                                     n_train=[40], n_test=[40], T=[32]),
+                      seeds=1, methods=_methods(epochs=2),
+                      note="2 epochs, 40 sequences of 32 steps: plumbing only"),
+        "quick": Grid(datasets=sweep(RadarSequences, band=["low", "high"], snr_db=[-15.0]),
+                      seeds=8, methods=_methods(),
+                      note="200 train / 200 test sequences, T=64, 8 channels, 20 epochs; "
+                           "3.8 CPU-minutes measured"),
+        "full": Grid(datasets=sweep(RadarSequences, band=["low", "high"], snr_db=[-15.0, -5.0],
+                                    n_train=[1000], n_test=[1000], channels=[16]),
+                     seeds=20, methods=_methods(epochs=60),
+                     note="1000/1000 sequences, 16 channels, 60 epochs, two SNRs, 20 seeds: "
+                          "about 6 CPU-hours (quick measured 3.8 CPU-min)"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)

@@ -1,0 +1,100 @@
+import math
+
+import numpy as np
+import pytest
+
+from claimbench.baselines.sequence_classifiers import ann_macs
+from claimbench.baselines.spiking_layers import (E_AC_PJ, E_MAC_PJ, beta_for_cutoff, energy_pj,
+                                                 lif_cutoff, lif_gain, spiking_classes)
+from claimbench.datasets.radar_sequences import BANDS, RadarSequences, highpass_noise
+from claimbench.methods.snn_mmwave import FrequencyMatchedSNN, matched_cutoff
+
+
+def test_lif_cutoff_matches_scipy_frequency_response():
+    from scipy.signal import freqz
+
+    for beta in (0.3, 0.7, 0.9, 0.98):
+        f_c = lif_cutoff(beta)
+        w, h = freqz([1.0], [1.0, -beta], worN=[2 * math.pi * f_c, 0.0])
+        assert abs(h[0]) ** 2 == pytest.approx(abs(h[1]) ** 2 / 2, rel=1e-9)
+        assert lif_gain(beta, f_c) == pytest.approx(1 / math.sqrt(2), rel=1e-9)
+
+
+def test_beta_for_cutoff_inverts_and_note_example():
+    assert lif_cutoff(0.9) == pytest.approx(0.0168, abs=2e-4)  # research note: beta 0.9 -> 0.0168
+    for f in (0.003, 0.02, 0.0625, 0.2, 0.4):
+        assert lif_cutoff(beta_for_cutoff(f)) == pytest.approx(f, rel=1e-7)
+    assert beta_for_cutoff(0.5) == pytest.approx(3 - math.sqrt(8))
+
+
+def test_energy_constants():
+    assert energy_pj(10, 0) == pytest.approx(46.0)
+    assert energy_pj(0, 10) == pytest.approx(9.0)
+    assert (E_MAC_PJ, E_AC_PJ) == (4.6, 0.9)
+    assert ann_macs("gru", 64, 8, 32, 5, 5) == 64 * 3 * (8 * 32 + 32 * 32) + 32 * 5
+
+
+def test_inline_lif_equals_snntorch_leaky():
+    import snntorch
+    import torch
+    from snntorch import surrogate
+
+    LIF = spiking_classes()
+    lif = LIF(0.8, 1.0).eval()
+    g = torch.Generator().manual_seed(0)
+    cur = torch.rand(40, 3, 5, generator=g) * 0.8  # (T, B, H)
+    ours = lif(cur)
+    leaky = snntorch.Leaky(beta=0.8, threshold=1.0, spike_grad=surrogate.fast_sigmoid(slope=25),
+                           reset_mechanism="subtract")
+    mem = leaky.init_leaky()
+    ref = []
+    for t in range(40):
+        s, mem = leaky(cur[t], mem)
+        ref.append(s)
+    assert torch.equal(ours, torch.stack(ref))
+    assert 0 < lif.spikes < ours.numel()
+
+
+def test_analog_twin_is_leaky_relu_filter():
+    import torch
+
+    LIF = spiking_classes()
+    lif = LIF(0.5, 1.0, analog=True)
+    cur = torch.ones(3, 1, 1)
+    assert lif(cur).flatten().tolist() == pytest.approx([1.0, 1.5, 1.75])
+
+
+def test_highpass_noise_has_no_low_frequencies():
+    w = highpass_noise(np.random.default_rng(0), 4, 64, 3, 0.15)
+    spec = np.abs(np.fft.rfft(w, axis=1))
+    assert spec[:, np.fft.rfftfreq(64) < 0.15].max() < 1e-9
+    assert w.std() == pytest.approx(1.0)
+
+
+def test_dataset_seeded_and_band():
+    a = RadarSequences(n_train=20, n_test=10).make(3)
+    b = RadarSequences(n_train=20, n_test=10).make(3)
+    assert np.array_equal(a.data["x_train"], b.data["x_train"])
+    assert "y_test" not in a.data and a.data["x_test"].shape == (10, 64, 8)
+
+
+def test_matched_cutoff_finds_the_discriminative_band():
+    # noise-free low band: the criterion's cut-off sits just above 0.06 f_s, far below 0.15
+    inst = RadarSequences(n_train=200, snr_db=40.0, dropout=0.0).make(1)
+    f_c = matched_cutoff(inst.data["x_train"], inst.data["y_train"], 0.9)
+    assert BANDS["low"][1] <= f_c < 0.15
+    hi = RadarSequences(band="high", n_train=200, snr_db=40.0, dropout=0.0).make(1)
+    assert matched_cutoff(hi.data["x_train"], hi.data["y_train"], 0.9) >= BANDS["high"][0]
+
+
+def test_snn_runs_counts_energy_and_mutant_costs_more():
+    inst = RadarSequences(n_train=40, n_test=20, T=32).make(0)
+    out = FrequencyMatchedSNN(epochs=1).run(inst.data, 1)
+    T, C, H = 32, 8, 32
+    assert out["macs"] == T * C * H and out["sops"] > 0
+    assert out["energy_pJ"] == pytest.approx(out["macs"] * 4.6 + out["sops"] * 0.9)
+    assert out["beta"] == pytest.approx(beta_for_cutoff(out["cutoff"]))
+    twin = FrequencyMatchedSNN(epochs=1, mutant="no_spike").run(inst.data, 1)
+    assert twin["sops"] == 0 and twin["energy_pJ"] > out["energy_pJ"]
+    fixed = FrequencyMatchedSNN(epochs=1, beta=0.9).run(inst.data, 1)
+    assert fixed["beta"] == 0.9
