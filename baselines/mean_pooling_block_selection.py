@@ -67,6 +67,20 @@ def causal_blocks(nq: int, nk: int):
     return torch.arange(nk)[None, :] <= torch.arange(nq)[:, None] + (nk - nq)
 
 
+def selected_attention(select, data: dict, block_size: int, repeats: int):
+    """Select a block mask and attend through it, timed together (min process time over
+    ``repeats``): ``(mask, out, seconds, (H, T, d))``."""
+    torch = bsa._torch()
+    q, k, v = (torch.as_tensor(data[x]) for x in ("q", "k", "v"))  # (H, T, d) each
+
+    def go():
+        m = select(q, k)
+        return m, bsa.block_sparse_attention(q, k, v, m, block_size)
+
+    (mask, out), secs = timed(go, repeats)
+    return mask, out, secs, tuple(q.shape)
+
+
 def pooled_selection_flops(nq: int, nk: int, d: int, n_heads: int) -> int:
     return n_heads * nq * nk * 2 * d
 
@@ -97,15 +111,7 @@ class MeanPoolingBlockSelection(Method):
         return mask
 
     def run(self, data: dict, seed: int) -> dict:
-        torch = bsa._torch()
-        q, k, v = (torch.as_tensor(data[x]) for x in ("q", "k", "v"))  # (H, T, d) each
-        H, T, d = q.shape
-
-        def go():
-            m = self.select(q, k)
-            return m, bsa.block_sparse_attention(q, k, v, m, self.block_size)
-
-        (mask, out), secs = timed(go, self.repeats)
+        mask, out, secs, (H, T, d) = selected_attention(self.select, data, self.block_size, self.repeats)
         nb = bsa.n_blocks(T, self.block_size)
         return {"out": out.numpy(), "block_mask": mask.numpy(), "block_size": self.block_size,
                 "overhead_flops": pooled_selection_flops(nb, nb, d, H), "seconds": secs}

@@ -100,3 +100,22 @@ def _retained_mass(q, k, mask, bs, inv_q, inv_k, q_pos, k_pos, causal, chunk) ->
         covered = mask[hi, row_block, col_block]  # (H, c, Tk)
         total += float((p * covered).sum())
     return total / (H * Tq)
+
+
+def measured(inst, outputs: dict, causal: bool = True, block_size=64) -> dict:
+    """:func:`measure` of one cell, cached on its outputs dict: every metric of the cell shares
+    one float64 dense reference (the costly part)."""
+    if "_measure" not in outputs:
+        d = inst.data
+        outputs["_measure"] = measure(d["q"], d["k"], d["v"], outputs, causal=causal,
+                                      block_size=block_size)
+    return outputs["_measure"]
+
+
+def measure_metric(key: str, causal: bool = True, block_size=64):
+    """A metric function ``(instance, outputs) -> float | None`` reading one number of
+    :func:`measured`; None when the method reports no such number (no block mask)."""
+    def fn(inst, outputs):
+        v = measured(inst, outputs, causal, block_size).get(key)
+        return None if v is None else float(v)
+    return fn

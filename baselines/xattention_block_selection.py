@@ -21,8 +21,8 @@ from typing import ClassVar
 
 from claimbench.api import Method
 from claimbench.baselines import block_sparse_attention as bsa
-from claimbench.baselines.full_attention import timed
-from claimbench.baselines.mean_pooling_block_selection import pad_rows, select_by_cumulative_mass
+from claimbench.baselines.mean_pooling_block_selection import (pad_rows, select_by_cumulative_mass,
+                                                               selected_attention)
 
 
 def antidiagonal_block_scores(q, k, b: int, stride: int):
@@ -61,15 +61,7 @@ class XAttentionBlockSelection(Method):
         return mask | torch.eye(nb, dtype=torch.bool)
 
     def run(self, data: dict, seed: int) -> dict:
-        torch = bsa._torch()
-        q, k, v = (torch.as_tensor(data[x]) for x in ("q", "k", "v"))  # (H, T, d) each
-        H, T, d = q.shape
-
-        def go():
-            m = self.select(q, k)
-            return m, bsa.block_sparse_attention(q, k, v, m, self.block_size)
-
-        (mask, out), secs = timed(go, self.repeats)
+        mask, out, secs, (H, T, d) = selected_attention(self.select, data, self.block_size, self.repeats)
         n = bsa.n_blocks(T, self.block_size) * self.block_size // self.stride
         return {"out": out.numpy(), "block_mask": mask.numpy(), "block_size": self.block_size,
                 "overhead_flops": H * (n * (n + 1) // 2) * 2 * d * self.stride, "seconds": secs}
