@@ -51,6 +51,7 @@ def _modules() -> list[ModuleType]:
         tilesparse,
         torus_graph,
         triplet_dimension,
+        wiener_chaos_no,
     )
 
     return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
@@ -61,7 +62,7 @@ def _modules() -> list[ModuleType]:
             e3_tensor_uq, curve_scene_graph, gnnmim,
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
-            snn_mmwave, spikenet]
+            snn_mmwave, spikenet, wiener_chaos_no]
 
 
 _CACHE: dict[str, ModuleType] | None = None
