@@ -170,6 +170,14 @@ def test_slope(exponent, expected):
     assert res.estimate == pytest.approx(exponent, abs=0.05)
 
 
+def test_slope_of_a_constant_metric_is_exactly_zero():
+    # e.g. dense attention's density, 1 at every context length: no spread, no doubt
+    rows = rows_from({"rec": [1.0] * 9}, datasets=[256, 256, 256, 512, 512, 512, 1024, 1024, 1024],
+                     param="T")
+    assert verdict(Slope("rec", "abs_error", "T", hi=-0.05), rows).verdict == "not_reproduced"
+    assert verdict(Slope("rec", "abs_error", "T", lo=-0.01, hi=0.01), rows).verdict == "reproduced"
+
+
 def test_slope_inconclusive():
     res = verdict(Slope("rec", "abs_error", "T", lo=0.8, hi=1.2), _power_rows(1.0, noise=1.0))
     assert res.verdict == "inconclusive"

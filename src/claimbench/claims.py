@@ -240,7 +240,12 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, int]:
     from scipy import stats as sps
 
     fit = sps.linregress(x, y)
-    return float(fit.slope), float(fit.stderr), int(x.size - 2)
+    se = float(fit.stderr)
+    if not math.isfinite(se) and x.size > 2 and np.ptp(x) > 0:
+        # scipy gives nan when y is constant (r = 0/0); the OLS standard error is then 0
+        resid = y - (fit.intercept + fit.slope * x)
+        se = math.sqrt(float(resid @ resid) / (x.size - 2) / float(((x - x.mean()) ** 2).sum()))
+    return float(fit.slope), se, int(x.size - 2)
 
 
 def _t_judge(est: float, se: float, dof: float, lo: float, hi: float, n: int, label: str,
