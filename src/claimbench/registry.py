@@ -41,6 +41,7 @@ def _modules() -> list[ModuleType]:
         protot,
         puma,
         qk_symmetric,
+        rtinfer_sim,
         sgg_dp,
         snn_mmwave,
         softmax_power_law,
@@ -62,7 +63,8 @@ def _modules() -> list[ModuleType]:
             e3_tensor_uq, curve_scene_graph, gnnmim,
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
-            snn_mmwave, spikenet, wiener_chaos_no]
+            snn_mmwave, spikenet, wiener_chaos_no,
+            rtinfer_sim]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,125 @@
+"""Unit tests of the simulated-GPU schedulers: hand-computed schedules, known placements."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from claimbench.baselines.early_exit_scheduling import EarlyExitEDF
+from claimbench.baselines.edf_scheduling import ConcurrentEDF, PreemptiveEDF
+from claimbench.baselines.gpu_inference_sim import (OVERHEAD, U_FULL, Arena, Policy, capacity,
+                                                   simulate, water_fill)
+from claimbench.benchmarks.rtinfer_sim import BENCHMARK
+from claimbench.datasets.inference_workloads import InferenceWorkload, variant_profile
+from claimbench.methods.rtinfer_sim import RTInferLike
+
+ACC = (72.0, 69.8, 65.4)
+
+
+def _task(period, work=(1.0, 0.5, 0.25), exit_work=(0.4, 0.7, 1.0), weights=(0.0, 0.0, 0.0),
+          act=(0.1, 0.075, 0.05)):
+    return {"period": period, "work": work, "exit_work": exit_work, "weights": weights,
+            "act": act, "acc": ACC}
+
+
+def _data(tasks, jobs, horizon=100.0):
+    return {"tasks": tasks, "jobs": sorted(jobs), "horizon": horizon}
+
+
+def test_water_fill_hand_values():
+    assert np.allclose(water_fill(np.array([0.5, 0.5]), capacity(2)), [0.475, 0.475])
+    assert np.allclose(water_fill(np.array([0.25, 0.5]), 0.95), [0.25, 0.5])
+    assert np.allclose(water_fill(np.array([0.5, 0.5, 0.5]), 0.9), [0.3, 0.3, 0.3])
+    assert capacity(3) == pytest.approx(1 - 2 * OVERHEAD)
+
+
+def test_arena_first_fit_best_fit_and_compaction():
+    a = Arena(size=1.0, blocks={1: (0.0, 0.3), 2: (0.6, 0.2)})
+    assert a.holes() == [(0.3, pytest.approx(0.3)), (0.8, pytest.approx(0.2))]
+    ff, bf = Arena(1.0, dict(a.blocks)), Arena(1.0, dict(a.blocks))
+    assert ff.allocate(3, 0.2, "first_fit") and ff.blocks[3][0] == pytest.approx(0.3)
+    assert bf.allocate(3, 0.2, "best_fit") and bf.blocks[3][0] == pytest.approx(0.8)
+    assert a.fragmentation() == pytest.approx(1 - 0.3 / 0.5)
+    assert not a.allocate(4, 0.4, "first_fit")  # 0.5 free, no hole of 0.4
+    moved = a.compact()
+    assert moved == pytest.approx(0.2) and a.blocks[2] == (pytest.approx(0.3), 0.2)
+    assert a.allocate(4, 0.4, "first_fit") and a.fragmentation() == 0.0
+
+
+def test_hand_schedule_serial_vs_concurrent():
+    # Two jobs of work 1 at t=0, deadline 3. Alone a job runs at U_FULL = 0.5.
+    # Serial EDF: finishes at 2, the second would finish at 4 > 3: one miss.
+    # Concurrent: both at 0.475, done at 1/0.475 = 2.1 < 3: no miss.
+    d = _data([_task(3.0)], [(0.0, 0), (0.0, 0)])
+    assert U_FULL == 0.5
+    assert PreemptiveEDF().run(d, 0)["dmr"] == 0.5
+    out = ConcurrentEDF().run(d, 0)
+    assert out["dmr"] == 0.0 and out["acc"] == 72.0
+
+
+def test_eager_weight_load_delays_start():
+    # Weights 0.25 at 0.1 units/ms: 2.5 ms eager stall, then 2 ms of work: 4.5 ms > deadline 4.
+    d = _data([_task(4.0, weights=(0.25, 0.14, 0.06))], [(0.0, 0)])
+    assert PreemptiveEDF().run(d, 0)["dmr"] == 1.0
+    d5 = _data([_task(4.6, weights=(0.25, 0.14, 0.06))], [(0.0, 0)])
+    assert PreemptiveEDF().run(d5, 0)["dmr"] == 0.0
+    # On demand: stall 2.5 / 4 layers = 0.625 ms, full model fits by 2.625 < 4.
+    out = RTInferLike().run(d, 0)
+    assert out["dmr"] == 0.0 and out["acc"] == 72.0
+
+
+def test_slack_picks_the_most_accurate_feasible_variant():
+    # Deadline 1.6: full needs 1/0.5 = 2 ms, half needs 0.5/0.375 = 1.33 ms -> half (69.8).
+    d = _data([_task(1.6)], [(0.0, 0)])
+    out = RTInferLike().run(d, 0)
+    assert out["dmr"] == 0.0 and out["acc"] == 69.8
+    assert PreemptiveEDF().run(d, 0)["dmr"] == 1.0
+
+
+def test_early_exit_degrades_on_burst():
+    # Three jobs at once: the first reaches exit 1 (0.4 work) with 2 others queued -> exits
+    # (65.4); the second and third see fewer than 2 others queued and run to the end (72.0).
+    d = _data([_task(100.0)], [(0.0, 0)] * 3)
+    out = EarlyExitEDF().run(d, 0)
+    assert out["dmr"] == 0.0
+    assert out["acc"] == pytest.approx((65.4 + 72.0 + 72.0) / 3)
+
+
+def test_workload_load_definition_and_profile():
+    prof = variant_profile()
+    assert prof["work"][0] == 1.0 and prof["work"][0] > prof["work"][1] > prof["work"][2] > 0.2
+    assert prof["exit_work"][-1] >= 1.0 > prof["exit_work"][0]
+    inst = InferenceWorkload(load=1.2, burst_rate=0.0).make(5)
+    tasks = inst.data["tasks"]
+    util = sum(t["work"][0] / (U_FULL * t["period"]) for t in tasks)
+    assert util == pytest.approx(1.2)
+    again = InferenceWorkload(load=1.2, burst_rate=0.0).make(5)
+    assert again.data["jobs"] == inst.data["jobs"]
+    bursty = InferenceWorkload(load=1.2, burst_rate=0.5).make(5)
+    assert len(bursty.data["jobs"]) > len(inst.data["jobs"])
+
+
+def test_mutant_serial_differs_and_default_is_the_method():
+    inst = InferenceWorkload(load=1.4, burst_rate=0.3, horizon_ms=500.0).make(1)
+    full = RTInferLike().run(inst.data, 0)
+    serial = RTInferLike(mutant="serial").run(inst.data, 0)
+    assert serial["dmr"] > full["dmr"]
+    assert RTInferLike().policy() == Policy(4, "slack", "best_fit", True, "on_demand")
+    with pytest.raises(ValueError):
+        RTInferLike(mutant="nope").policy()
+
+
+def test_labels_in_grids():
+    labels = {c.label for c in BENCHMARK.grids["quick"].methods}
+    assert {"rtinfer", "preemptive_edf", "early_exit", "concurrent_edf"} <= labels
+
+
+def test_edf_meets_every_deadline_at_utilisation_one():
+    # Liu & Layland: preemptive EDF with implicit deadlines is feasible iff U <= 1. Alone a job
+    # runs at U_FULL = 0.5, so work 2.5 every 10 ms and 5 every 20 ms is U = 0.5 + 0.5 = 1.
+    tasks = [_task(10.0, work=(2.5, 1.25, 0.6)), _task(20.0, work=(5.0, 2.5, 1.2))]
+    jobs = [(float(r), 0) for r in range(0, 200, 10)] + [(float(r), 1) for r in range(0, 200, 20)]
+    out = PreemptiveEDF().run(_data(tasks, jobs, 200.0), 0)
+    assert out["dmr"] == 0.0 and out["throughput"] == pytest.approx(1000 * 30 / 200)
+    # 10% more work in task 0 (U = 1.05): EDF must miss.
+    tasks[0] = _task(10.0, work=(2.75, 1.4, 0.7))
+    assert PreemptiveEDF().run(_data(tasks, jobs, 200.0), 0)["dmr"] > 0.0
