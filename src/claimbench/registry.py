@@ -12,6 +12,7 @@ from .api import Benchmark
 
 def _modules() -> list[ModuleType]:
     from .benchmarks import (  # attention; games; privacy_estimation; optimization; tiny_lm
+        action_space,
         adam_degenerate,
         autobidding_raic,
         bandit_ot,
@@ -64,7 +65,7 @@ def _modules() -> list[ModuleType]:
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
             snn_mmwave, spikenet, wiener_chaos_no,
-            rtinfer_sim]
+            rtinfer_sim, action_space]
 
 
 _CACHE: dict[str, ModuleType] | None = None
