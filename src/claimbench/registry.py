@@ -17,6 +17,7 @@ def _modules() -> list[ModuleType]:
         autobidding_raic,
         bandit_ot,
         bimetric_nn,
+        bottleneck_gcrl,
         care_recsys,
         continual_quadratic,
         cot_icgd,
@@ -65,7 +66,7 @@ def _modules() -> list[ModuleType]:
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
             snn_mmwave, spikenet, wiener_chaos_no,
-            rtinfer_sim, action_space]
+            rtinfer_sim, action_space, bottleneck_gcrl]
 
 
 _CACHE: dict[str, ModuleType] | None = None
