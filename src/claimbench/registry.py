@@ -16,6 +16,7 @@ def _modules() -> list[ModuleType]:
         adam_degenerate,
         autobidding_raic,
         bandit_ot,
+        behavioral_abstraction,
         bimetric_nn,
         bottleneck_gcrl,
         care_recsys,
@@ -66,7 +67,7 @@ def _modules() -> list[ModuleType]:
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
             snn_mmwave, spikenet, wiener_chaos_no,
-            rtinfer_sim, action_space, bottleneck_gcrl]
+            rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction]
 
 
 _CACHE: dict[str, ModuleType] | None = None
