@@ -33,6 +33,7 @@ def _modules() -> list[ModuleType]:
         ftrl_potential,
         gcf_layer,
         gnnmim,
+        ibal_marl,
         isa_sparse_attn,
         kde_kernel_linalg,
         local_redundancy,
@@ -67,7 +68,7 @@ def _modules() -> list[ModuleType]:
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
             snn_mmwave, spikenet, wiener_chaos_no,
-            rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction]
+            rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction, ibal_marl]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,148 @@
+"""Tabular VDN (value decomposition, Sunehag et al. 2018) with adversarial training and test-time
+attacks for cooperative multi-agent tasks; the training attack is a parameter.
+
+Q_tot(s, a) = sum_i Q_i(o_i, a_i); one TD target r + gamma * sum_i max_a Q_i(o_i', a) updates every
+agent's table by the shared error (tabular VDN). Observation o_i = (own cell, teammate cell or
+MASK, food-present flags) of ``datasets/level_foraging.py``.
+
+Attacks (each step is attacked with probability ``p``; the victim is one agent per episode):
+- ``noise``: the victim observes a uniformly random teammate cell (random observation noise);
+- ``value``: the victim's action is replaced by argmin_a Q_victim(o, a) (value-based action
+  attack, white-box, as in Lin et al. 2020 style action attacks);
+- ``ib``: interaction breaking (see ``methods/ibal_marl.py``): the cross-group components of every
+  agent's observation are masked and the victim group's action is replaced by an action drawn
+  independently of the other group (mutual information between the groups' actions is zero);
+- ``missing`` (test only): one agent is frozen at NOOP for the whole episode.
+Training arms: ``none`` (vanilla VDN), ``noise`` (random-noise training), ``value``
+(value-attack adversarial training); ``ib`` is the paper's method (``methods/ibal_marl.py``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Method
+from claimbench.datasets.level_foraging import NOOP, make_env
+from claimbench.grid import derive_seed
+
+TEST_ATTACKS = ("none", "noise", "value", "ib", "missing")
+N_ACTIONS = 6
+
+
+class ObsCoder:
+    """Index of an agent's observation in its Q table (teammate cell MASK = size**2)."""
+
+    def __init__(self, size: int, n_food: int):
+        self.cells, self.n_food = size * size, n_food
+        self.mask = self.cells
+        self.n = self.cells * (self.cells + 1) * 2 ** n_food
+
+    def __call__(self, own: int, mate: int, present) -> int:
+        flags = sum(1 << f for f, p in enumerate(present) if p)
+        return (own * (self.cells + 1) + mate) * 2 ** self.n_food + flags
+
+
+def greedy(q_row: np.ndarray, rng: np.random.Generator) -> int:
+    best = np.flatnonzero(q_row == q_row.max())  # ties broken at random (unvisited rows are all 0)
+    return int(best[0] if len(best) == 1 else rng.choice(best))
+
+
+def observe(state, coder: ObsCoder, masked: bool, noisy_agent: int, rng) -> list[int]:
+    """Observation index of each of the two agents under the step's attack."""
+    pos, present = state
+    obs = []
+    for i in range(2):
+        mate = pos[1 - i]
+        if masked:
+            mate = coder.mask
+        elif i == noisy_agent:
+            mate = int(rng.integers(coder.cells))
+        obs.append(coder(pos[i], mate, present))
+    return obs
+
+
+def episode(env, q, coder, rng, attack: str, p: float, eps: float = 0.0, learn: bool = False,
+            alpha: float = 0.1, gamma: float = 0.95, mutant: str = "") -> float:
+    """One episode under ``attack``; Q-learning updates (VDN) when ``learn``. Returns the return."""
+    state = env.reset(rng)
+    victim = int(rng.integers(2))
+    frozen = victim if attack == "missing" else -1
+
+    def draw():
+        return attack in ("noise", "value", "ib") and rng.random() < p
+
+    hit = draw()
+    obs = observe(state, coder, hit and attack == "ib" and mutant != "no_mask",
+                  victim if hit and attack == "noise" else -1, rng)
+    ret, done = 0.0, False
+    while not done:
+        acts = [int(rng.integers(N_ACTIONS)) if rng.random() < eps else greedy(q[i][obs[i]], rng)
+                for i in range(2)]
+        if hit and attack == "value":
+            acts[victim] = int(np.argmin(q[victim][obs[victim]]))
+        elif hit and attack == "ib":
+            acts[victim] = int(rng.integers(N_ACTIONS))  # independent of the other group
+        if frozen >= 0:
+            acts[frozen] = NOOP
+        state, r, done = env.step(acts)
+        ret += r
+        hit = draw()
+        nobs = observe(state, coder, hit and attack == "ib" and mutant != "no_mask",
+                       victim if hit and attack == "noise" else -1, rng)
+        if learn:
+            boot = 0.0 if done else gamma * sum(q[i][nobs[i]].max() for i in range(2))
+            err = r + boot - sum(q[i][obs[i], acts[i]] for i in range(2))
+            for i in range(2):
+                q[i][obs[i], acts[i]] += alpha * err
+        obs = nobs
+    return ret
+
+
+def train_vdn(data: dict, seed: int, attack: str, p: float, n_episodes: int, alpha: float,
+              gamma: float, eps_end: float, mutant: str = ""):
+    env = make_env(data)
+    coder = ObsCoder(data["size"], len(data["food_cells"]))
+    q = [np.zeros((coder.n, N_ACTIONS)) for _ in range(2)]
+    rng = np.random.default_rng(derive_seed(seed, "train"))
+    for k in range(n_episodes):
+        eps = max(eps_end, 1.0 - k / (0.6 * n_episodes))  # linear decay over 60% of training
+        episode(env, q, coder, rng, attack, p, eps=eps, learn=True, alpha=alpha, gamma=gamma,
+                mutant=mutant)
+    return env, coder, q
+
+
+def evaluate(env, coder, q, seed: int, p: float, n_eval: int) -> dict:
+    out = {}
+    for attack in TEST_ATTACKS:
+        rng = np.random.default_rng(derive_seed(seed, "eval", attack))
+        out[f"return_{attack if attack != 'none' else 'clean'}"] = float(np.mean(
+            [episode(env, q, coder, rng, attack, p) for _ in range(n_eval)]))
+    return out
+
+
+@dataclass
+class VDN(Method):
+    """Tabular VDN trained vanilla (``train_attack="none"``), with random observation noise
+    (``"noise"``) or against the value-based action attack (``"value"``)."""
+
+    name: ClassVar[str] = "vdn"
+    train_attack: str = "none"
+    train_p: float = 0.3  # ours: per-step attack probability during training (= test budget)
+    test_p: float = 0.3  # research note: action attack p = 0.3
+    n_episodes: int = 4000  # ours (CPU budget)
+    alpha: float = 0.1  # ours
+    gamma: float = 0.95  # ours
+    eps_end: float = 0.05  # ours
+    n_eval: int = 200  # ours
+    mutant: str = ""
+
+    def run(self, data, seed):
+        env, coder, q = train_vdn(data, seed, self.train_attack, self.train_p, self.n_episodes,
+                                  self.alpha, self.gamma, self.eps_end, self.mutant)
+        out = evaluate(env, coder, q, seed, self.test_p, self.n_eval)
+        out["visited_masked_rows"] = float(
+            sum(int((np.abs(qi).sum(1) > 0).reshape(-1, coder.cells + 1, 2 ** coder.n_food)
+                    [:, coder.mask].sum()) for qi in q))
+        return out

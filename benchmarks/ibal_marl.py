@@ -1,0 +1,128 @@
+"""Interaction-Breaking Adversarial Learning for robust MARL (arXiv 2605.18024): IBAL.
+
+Tabular VDN learners on a small level-based foraging task, trained vanilla, with random
+observation noise, against a value-based action attack, and against the interaction-breaking
+(IB) attacker (IBAL), then tested with no attack, noise, the action attack, the IB attack and a
+missing agent. Claims (the research note's plan): IBAL is the most robust under the IB attack and
+under a missing agent, and its clean return stays within 10 % of vanilla VDN.
+"""
+from __future__ import annotations
+
+from claimbench.api import Amendment, Benchmark, Claim, Grid, Paper, cfg, output_metric, sweep
+from claimbench.baselines.vdn_adversarial import VDN
+from claimbench.checks import NotRun, Rank, Ratio
+from claimbench.datasets.level_foraging import LevelForaging
+from claimbench.methods.ibal_marl import IBAL
+
+METRICS = (
+    output_metric("return_clean", True, "mean normalised team return (food levels collected / "
+                  "total), no attack"),
+    output_metric("return_noise", True, "return with random observation noise on 30% of steps"),
+    output_metric("return_value", True, "return with the value-based action attack on 30% of steps"),
+    output_metric("return_ib", True, "return with the interaction-breaking attack on 30% of steps"),
+    output_metric("return_missing", True, "return with one agent frozen at NOOP (agent missing)"),
+    output_metric("visited_masked_rows", True, "Q-table rows with a masked teammate ever updated"),
+)
+
+TRAIN_ARMS = ("ibal", "vdn", "vdn_noise", "vdn_value")
+NO_MASK, ALWAYS = "ibal_no_mask", "ibal_always"
+
+
+def methods(n_episodes: int, n_eval: int):
+    kw = {"n_episodes": n_episodes, "n_eval": n_eval}
+    return (cfg(IBAL, label="ibal", **kw), cfg(IBAL, label=NO_MASK, mutant="no_mask", **kw),
+            cfg(IBAL, label=ALWAYS, mutant="always", **kw),
+            cfg(VDN, label="vdn", **kw), cfg(VDN, label="vdn_noise", train_attack="noise", **kw),
+            cfg(VDN, label="vdn_value", train_attack="value", **kw))
+
+
+_NOTE = ("The research note's plan (the paper reports SMAC/SMACv2/LBF tables, not seen); "
+         "threshold from the note.")
+
+BENCHMARK = Benchmark(
+    slug="ibal_marl",
+    paper=Paper(
+        title="Interaction-Breaking Adversarial Learning for Robust Multi-Agent Reinforcement "
+              "Learning",
+        arxiv="2605.18024",
+        url="https://arxiv.org/abs/2605.18024",
+        version="abstract and method summary, as summarised in the project's research note",
+        authors="Sunwoo Lee, Mingu Kang, Yonghyeon Jo, Seungyul Han",
+    ),
+    area="rl_systems",
+    fidelity="proxy",
+    fidelity_note=("Tabular VDN on a 5x5, two-agent, two-food level-based foraging task written "
+                   "here (lbforaging not installed) stands in for QMIX/VDN networks on SMAC and "
+                   "LBF; the IB attacker is the closed-form MI minimiser (mask cross-group "
+                   "features, victim action independent of the other group), not a learned "
+                   "adversary trained by alternating min-max."),
+    methods=(IBAL,),
+    baselines=(VDN,),
+    datasets=(LevelForaging,),
+    metrics=METRICS,
+    primary_metric="return_ib",
+    unit=("seed",),
+    claims=(
+        Claim(id="c1_ibal_top_under_ib_attack", where="abstract; research note plan",
+              text="IBAL is the most robust training under the interaction-breaking attack",
+              paper_value="\"IBAL-proxy is top-1 under the IB attack\" (note's plan; paper: best "
+                          "or near-best under every attack type)",
+              check=Rank(method="ibal", metric="return_ib", k=1, among=TRAIN_ARMS),
+              source="derived",
+              foils=("vdn", "vdn_value", NO_MASK),
+              foil_note="Vanilla and value-attack training never see broken links, and IBAL "
+                        "without the mask removes the interaction-breaking component.",
+              note=_NOTE),
+        Claim(id="c2_ibal_top_agent_missing", where="abstract; research note plan",
+              text="IBAL is the most robust training when a teammate is missing",
+              paper_value="\"IBAL-proxy is top-1 under ... agent-missing\" (note's plan)",
+              check=Rank(method="ibal", metric="return_missing", k=1, among=TRAIN_ARMS),
+              source="derived",
+              foils=("vdn", "vdn_noise"),
+              foil_note="Vanilla and noise training do not train against a teammate whose "
+                        "actions stop depending on the team.",
+              note=_NOTE),
+        Claim(id="c3_clean_within_10pct", where="abstract; research note plan",
+              text="IBAL keeps clean return within 10% of vanilla VDN",
+              paper_value="\"its clean return is within 10% of vanilla\" (note's plan; paper: "
+                          "little loss in clean performance)",
+              check=Ratio(numerator="ibal", denominator="vdn", metric="return_clean",
+                          at_least=0.9),
+              source="derived",
+              foils=(ALWAYS,),
+              foil_note="A defender attacked on every training step never learns clean "
+                        "coordination and must lose clean return.",
+              note=_NOTE + " Seen after the quick run: tabular IBAL learns more slowly than "
+                           "vanilla (masked rows bootstrap into clean rows through the shared VDN "
+                           "error); one seed at 4000/12000/30000 episodes gave clean return "
+                           "0.77/0.91/0.96 (vanilla 1.0), so the quick grid's 4000 episodes "
+                           "under-train it; the grid was not changed."),
+        Claim(id="c4_smac_tables", where="abstract; experiments",
+              text="IBAL is best or near-best on SMAC/SMACv2 under every attack",
+              paper_value="best or near-best under every attack type and agent-missing",
+              check=NotRun(method="ibal", reason="SMAC/SMACv2 need StarCraft II and GPU-scale "
+                                                 "QMIX training"),
+              source="paper"),
+    ),
+    amendments=(
+        Amendment(date="2026-12-03", claims=("c3_clean_within_10pct",),
+                  what="added the sentence on training length to the claim's note; check, "
+                       "threshold, foils and grids unchanged",
+                  why="record that the not-reproduced verdict at quick scale is tied to the "
+                      "training budget (a diagnostic run outside the grid)",
+                  results_seen=True),
+    ),
+    grids={
+        "smoke": Grid(datasets=sweep(LevelForaging, size=[5]), seeds=2,
+                      methods=methods(600, 50), note="600 training episodes, two seeds"),
+        "quick": Grid(datasets=sweep(LevelForaging, size=[5]), seeds=5,
+                      methods=methods(4000, 200),
+                      note="4000 training episodes, 200 test episodes per attack, five seeds; "
+                           "about 1.5 CPU-minutes"),
+        "full": Grid(datasets=sweep(LevelForaging, size=[5, 6]), seeds=20,
+                     methods=methods(20000, 1000),
+                     note="20000 training episodes, 5x5 and 6x6 grids, 20 seeds; roughly 2 "
+                          "CPU-hours"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)
