@@ -46,6 +46,7 @@ def _modules() -> list[ModuleType]:
         puma,
         qk_symmetric,
         rtinfer_sim,
+        ruleplanner,
         sgg_dp,
         snn_mmwave,
         softmax_power_law,
@@ -68,7 +69,8 @@ def _modules() -> list[ModuleType]:
             protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
             snn_mmwave, spikenet, wiener_chaos_no,
-            rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction, ibal_marl]
+            rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction, ibal_marl,
+            ruleplanner]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,179 @@
+"""RulePlanner: All-in-One Reinforcement Learner for Unifying Design Rules in 3D Floorplanning
+(arXiv 2601.22476).
+
+Generated two-die floorplans with design rules (boundary modules, a pre-placed block, cross-die
+alignment, keep-outs, a utilisation cap, non-overlap), placed module by module by a masked
+REINFORCE agent over rule matrices and occupancy, against penalty-only RL, masking without rule
+matrices in the state, greedy legal minimum-HPWL placement and random legal placement. Checked:
+violation-free placements, far above penalty-only; HPWL at most greedy's; transfer to larger
+unseen circuits.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
+                           sweep)
+from claimbench.baselines.legal_placement import LegalPlacement
+from claimbench.checks import Better, Ratio, Value
+from claimbench.datasets.floorplan_rules import RuleFloorplan, hpwl, violations
+from claimbench.methods.ruleplanner import RulePlanner
+
+
+def _viol_free(split: str):
+    def fn(inst, out):
+        return float(np.mean([sum(violations(c, p).values()) == 0
+                              for c, p in zip(inst.truth[split], out[split])]))
+    return fn
+
+
+def _viol_mean(inst, out):
+    return float(np.mean([sum(violations(c, p).values())
+                          for c, p in zip(inst.truth["eval"], out["eval"])]))
+
+
+def _hpwl(split: str):
+    def fn(inst, out):
+        return float(np.mean([hpwl(c, p) for c, p in zip(inst.truth[split], out[split])]))
+    return fn
+
+
+METRICS = (
+    Metric("violation_free", _viol_free("eval"), True,
+           "fraction of evaluation circuits placed with zero rule violations"),
+    Metric("viol_mean", _viol_mean, False, "mean number of rule violations per circuit"),
+    Metric("hpwl", _hpwl("eval"), False, "mean HPWL (grid units, module centres) per circuit"),
+    Metric("transfer_violation_free", _viol_free("transfer"), True,
+           "violation-free fraction on larger unseen circuits (12 modules, 10 x 10 per die)"),
+    Metric("transfer_hpwl", _hpwl("transfer"), False, "mean HPWL on the transfer circuits"),
+    output_metric("train_return", higher_is_better=True,
+                  description="mean episode return over the last 5 training batches (RL only)"),
+)
+
+RP = "ruleplanner"
+PEN = "penalty_only"
+NOSTATE = "mask_no_rule_state"
+GREEDY = "greedy_legal"
+RANDOM = "random_legal"
+NO_ALIGN = "ruleplanner[mutant=no_align_mask]"
+NO_WIRE = "ruleplanner[mutant=no_wire_reward]"
+
+
+def _methods(**train) -> tuple:
+    return (cfg(RulePlanner, label=RP, **train),
+            cfg(RulePlanner, label=PEN, mask=False, **train),
+            cfg(RulePlanner, label=NOSTATE, rule_state=False, **train),
+            cfg(RulePlanner, label=NO_ALIGN, mutant="no_align_mask", **train),
+            cfg(RulePlanner, label=NO_WIRE, mutant="no_wire_reward", **train),
+            cfg(LegalPlacement, label=GREEDY, rule="greedy"),
+            cfg(LegalPlacement, label=RANDOM, rule="random"))
+
+
+_ABS = ("\"2) constraints on the action space to filter out invalid actions that cause rule "
+        "violations, and 3) quantitative analysis of constraint satisfaction as reward signals\"")
+
+BENCHMARK = Benchmark(
+    slug="ruleplanner",
+    paper=Paper(
+        title="RulePlanner: All-in-One Reinforcement Learner for Unifying Design Rules in 3D "
+              "Floorplanning",
+        arxiv="2601.22476",
+        url="https://arxiv.org/abs/2601.22476",
+        version="arXiv v1 (abstract only; body, tables and code not read)",
+        authors="Ruizhe Zhong, Xingbo Du, Junchi Yan",
+    ),
+    area="rl_systems",
+    fidelity="proxy",
+    fidelity_note=("The paper places real MCNC/GSRC-style circuits on stacked dies with a "
+                   "PPO-trained network; here generated 8-module two-die circuits on 8 x 8 "
+                   "grids, the research note's rule list, a 2-layer CNN trained by REINFORCE "
+                   "for a few hundred episodes. The three uses of rule matrices (state, mask, "
+                   "reward) are the paper's; everything else is ours, so only directions "
+                   "compare, never numbers."),
+    methods=(RulePlanner,),
+    baselines=(LegalPlacement,),
+    datasets=(RuleFloorplan,),
+    metrics=METRICS,
+    primary_metric="violation_free",
+    unit=("seed",),
+    claims=(
+        Claim(id="c1_violation_free", where="abstract",
+              text="masking actions by rule matrices gives placements without rule violations",
+              paper_value=_ABS,
+              check=Value(method=RP, metric="violation_free", lo=1.0, stat="min"),
+              source="paper", foils=(PEN, NO_ALIGN),
+              foil_note="Penalty-only RL has the rules only in reward and state; the mutant "
+                        "leaves the alignment matrix out of the mask: both must leave "
+                        "violations somewhere.",
+              note="Every run (seed) must place all its evaluation circuits violation-free "
+                   "(the note's '100% violation-free on maskable rules'); a dead end (empty "
+                   "legal set) counts as a failure."),
+        Claim(id="c2_far_above_penalty_only", where="abstract; research note plan",
+              text="violation-free rate far above penalty-only RL",
+              paper_value=_ABS,
+              check=Better(method=RP, baseline=PEN, metric="violation_free", margin=0.5),
+              source="derived", foils=(PEN,),
+              foil_note="Penalty-only RL in the subject's place compares with itself.",
+              note="'Far above' fixed as a paired shift of more than 0.5 in violation-free "
+                   "fraction (derived threshold)."),
+        Claim(id="c3_hpwl_at_most_greedy", where="research note plan",
+              text="its HPWL is at most greedy legal placement's",
+              paper_value="abstract: \"Experiments on public benchmarks demonstrate the "
+                          "effectiveness and validity of our approach\"",
+              check=Ratio(numerator=RP, denominator=GREEDY, metric="hpwl", at_most=1.0),
+              source="derived", foils=(RANDOM, NO_WIRE),
+              foil_note="Random legal placement and the agent trained without the HPWL reward "
+                        "ignore wirelength and must not reach greedy's HPWL.",
+              note="Geometric mean over seeds of HPWL(ruleplanner) / HPWL(greedy) <= 1."),
+        Claim(id="c4_transfer_unseen", where="abstract",
+              text="transfers to larger unseen circuits",
+              paper_value="\"transferability is well demonstrated on unseen circuits\"",
+              check=Ratio(numerator=RP, denominator=GREEDY, metric="transfer_hpwl",
+                          at_most=1.15),
+              source="derived", foils=(RANDOM, NO_WIRE),
+              foil_note="Placers that ignore wirelength must not come within 15% of greedy.",
+              note="Trained on 8-module 8 x 8 circuits, evaluated zero-shot on 12-module "
+                   "10 x 10 circuits; the note's '15% of the in-distribution ratio' fixed "
+                   "as HPWL within 15% of greedy's (derived)."),
+        Claim(id="c5_transfer_violation_free", where="abstract",
+              text="transferred placements stay violation-free",
+              paper_value="\"transferability is well demonstrated on unseen circuits\"",
+              check=Value(method=RP, metric="transfer_violation_free", lo=1.0, stat="min"),
+              source="derived", foils=(PEN, NO_ALIGN),
+              foil_note="As c1, on the transfer circuits.",
+              note="As c1 on the larger unseen circuits."),
+    ),
+    grids={
+        "smoke": Grid(datasets=sweep(RuleFloorplan, n_eval=[4]), seeds=2,
+                      methods=_methods(episodes=48),
+                      note="48 training episodes: plumbing only"),
+        "quick": Grid(datasets=sweep(RuleFloorplan, n_eval=[8]), seeds=8,
+                      methods=_methods(episodes=240),
+                      note="240 REINFORCE episodes per agent, 8 eval + 8 transfer circuits; "
+                           "about 2 CPU-min"),
+        "full": Grid(datasets=sweep(RuleFloorplan, n_modules=[12], grid=[12],
+                                    transfer_modules=[20], transfer_grid=[16], n_eval=[32]),
+                     seeds=10, methods=_methods(episodes=4000, hidden=32),
+                     note="the note's 16-grid scale on transfer, 4000 episodes; roughly "
+                          "1 CPU-hour"),
+    },
+    amendments=(
+        Amendment(date="2026-12-03", claims=("c1_violation_free", "c5_transfer_violation_free"),
+                  what="Environment dead-end handling changed after the first smoke run: at an "
+                       "empty legal set the anchors breaking the fewest rules are allowed "
+                       "(before: every in-bounds anchor); aligned pairs are placed back to back "
+                       "and the first of a pair is masked to anchors leaving room for the "
+                       "second (cap and free footprint on the other die).",
+                  why="The first fallback released every rule at a dead end, so the 'legal' "
+                      "greedy placer broke rules on 49% of circuits: a bug of the environment, "
+                      "not of the method. Claims and thresholds unchanged.",
+                  results_seen=True),
+        Amendment(date="2026-12-03", claims=("c2_far_above_penalty_only",),
+                  what="quick grid seeds 5 -> 8.",
+                  why="With 5 paired seeds the signed-rank test's smallest p-value (1/32) "
+                      "cannot pass the Holm-corrected alpha (0.01), so c2 was inconclusive "
+                      "by construction; a power fix, threshold unchanged.",
+                  results_seen=True),
+    ),
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)

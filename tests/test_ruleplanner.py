@@ -1,0 +1,102 @@
+import numpy as np
+import pytest
+
+from claimbench.baselines.legal_placement import LegalPlacement, place_all
+from claimbench.datasets.floorplan_rules import (FloorplanEnv, RuleFloorplan, _box_any, hpwl,
+                                                 order, sample_circuit, violations)
+from claimbench.methods.ruleplanner import RulePlanner
+
+
+def tiny() -> dict:
+    """4 x 4 dies; module 0 pre-placed 2x2 at the corner of die 0; 1 and 2 aligned; 3 boundary."""
+    keep = np.zeros((2, 4, 4), bool)
+    keep[1, 3, 3] = True
+    return dict(grid=4, sizes=np.array([[2, 2], [1, 1], [1, 1], [2, 1]]),
+                nets=[np.array([0, 1]), np.array([1, 2, 3])], keepout=keep,
+                preplaced={0: (0, 0, 0)}, boundary={3}, align=[(1, 2)], cap_area=8)
+
+
+def test_box_any_matches_brute_force():
+    a = np.random.default_rng(0).random((2, 6, 6)) < 0.3
+    for w, h in [(1, 1), (2, 3), (3, 1)]:
+        b = _box_any(a, w, h)
+        for d, x, y in np.ndindex(2, 6, 6):
+            ref = True if x + w > 6 or y + h > 6 else a[d, x:x + w, y:y + h].any()
+            assert b[d, x, y] == ref
+
+
+def test_hpwl_and_violations_by_hand():
+    c = tiny()
+    # known-legal placement: 1 on die 0 beside the block, 2 above it on die 1, 3 on the edge
+    place = np.array([[0, 0, 0], [0, 2, 0], [1, 2, 0], [0, 0, 2]])
+    v = violations(c, place)
+    assert sum(v.values()) == 0, v
+    # centres: 0 (1,1), 1 (2.5,.5), 2 (2.5,.5), 3 (1,2.5); net0 1.5+.5; net1 1.5+2
+    assert hpwl(c, place) == pytest.approx(2.0 + 3.5)
+    bad = np.array([[0, 0, 0], [0, 1, 1], [0, 2, 0], [1, 1, 1]])
+    v = violations(c, bad)
+    assert v["overlap"] == 1 and v["align"] == 1 and v["boundary"] == 1
+    assert v["util"] == 0 and v["keepout"] == 0
+
+
+def test_rule_masks_of_tiny_instance():
+    c = tiny()
+    env = FloorplanEnv(c)
+    assert order(c)[:3] == [3, 1, 2]  # largest first, aligned pair back to back
+    m = env.rule_masks()  # module 3 (2x1, boundary)
+    assert not m["overlap"][0, 0, 0] and m["overlap"][0, 2, 0]
+    assert not m["boundary"][0, 1, 1] and m["boundary"][0, 1, 0]
+    assert not m["overlap"][0, 3, 0]  # out of the canvas (width 2)
+    env.step(0, 0, 2)
+    m = env.rule_masks()  # module 1, first of the aligned pair
+    assert not m["keepout"][1, 3, 3] and m["keepout"][1, 2, 3]
+    env.step(0, 2, 0)
+    m = env.rule_masks()  # module 2 must sit over module 1 on die 1
+    assert np.argwhere(m["align"]).tolist() == [[1, 2, 0]]
+    # HPWL increase at the aligned anchor: net1 has 1 at (2.5,.5) and 3 at (1,2.5): inside
+    assert env.wire_delta()[2, 0] == 0.0
+
+
+def test_utilisation_cap_masks_full_die():
+    c = tiny()
+    c["cap_area"] = 4  # die 0 is full with the pre-placed block
+    env = FloorplanEnv(c)
+    m = env.rule_masks()
+    assert not m["util"][0].any() and m["util"][1].any()
+
+
+def test_legal_placers_are_legal_on_generated_circuits():
+    rng = np.random.default_rng(3)
+    ok = {"greedy": 0, "random": 0}
+    hp = {"greedy": 0.0, "random": 0.0}
+    for _ in range(20):
+        c = sample_circuit(rng, 8, 8)
+        for rule in ok:
+            p = place_all(c, rule, rng)
+            ok[rule] += sum(violations(c, p).values()) == 0
+            hp[rule] += hpwl(c, p)
+    assert ok["greedy"] >= 18 and ok["random"] >= 16
+    assert hp["greedy"] < hp["random"]
+
+
+def test_dataset_and_method_outputs():
+    inst = RuleFloorplan(n_eval=2).make(0)
+    assert len(inst.data["eval"]) == 2 and inst.data["transfer"][0]["grid"] == 10
+    out = LegalPlacement(rule="greedy").run(inst.data, 0)
+    assert out["eval"][0].shape == (8, 3) and out["transfer"][0].shape == (12, 3)
+
+
+def test_masked_agent_beats_penalty_only_and_mutant_differs():
+    inst = RuleFloorplan(n_eval=4).make(1)
+
+    def vfree(out):
+        return np.mean([sum(violations(c, p).values()) == 0
+                        for c, p in zip(inst.data["eval"], out["eval"])])
+
+    rp = RulePlanner(episodes=32).run(inst.data, 0)
+    pen = RulePlanner(episodes=32, mask=False).run(inst.data, 0)
+    assert vfree(rp) >= 0.75 > vfree(pen)
+    mut = RulePlanner(episodes=32, mutant="no_align_mask").run(inst.data, 0)
+    assert any((a != b).any() for a, b in zip(rp["eval"], mut["eval"]))
+    with pytest.raises(ValueError):
+        RulePlanner(mutant="bogus").run(inst.data, 0)
