@@ -177,6 +177,9 @@ class Claim:
     foils: tuple[str, ...] = ()  # method labels that must fail this claim
     foil_note: str = ""  # why these foils (for an exact identity: why only a mutant can fail it)
     subject: str = ""  # label in the paper method's place; "" = the check's default role
+    # True when only a capable language model can make the claim hold: judged with a tiny:
+    # model (the default) its verdict is not_run ("needs a capable model; run with --model")
+    needs_capable_model: bool = False
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,11 @@ def declaration(claim: Claim) -> dict:
     """What a lock covers: the check (every field), the subject and the foils."""
     check = {f.name: _plain(getattr(claim.check, f.name))
              for f in dataclasses.fields(claim.check)}
-    return {"id": claim.id, "check": check, "subject": claim.subject,
-            "foils": sorted(claim.foils), "source": claim.source}
+    out = {"id": claim.id, "check": check, "subject": claim.subject,
+           "foils": sorted(claim.foils), "source": claim.source}
+    if claim.needs_capable_model:  # only when set, so that older locks keep their hashes
+        out["needs_capable_model"] = True
+    return out
 
 
 def claim_hash(claim: Claim) -> str:
