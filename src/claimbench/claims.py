@@ -720,19 +720,44 @@ def _safe_test(bench, check, ev, alpha_floor) -> Tested | Outcome:
         return Outcome("error", detail=f"{type(exc).__name__}: {exc}")
 
 
+def _needs_capable_model(bench: Benchmark, rows: list[dict], claim, subject: str) -> Outcome | None:
+    """A not_run outcome when ``claim`` needs a capable model and ``subject`` ran with a tiny
+    one (or with none); None when the claim can be judged."""
+    if not claim.needs_capable_model:
+        return None
+    from .models import CAPABLE_HELP, is_capable, spec_of
+
+    spec = None
+    for g in bench.grids.values():
+        for c in bench.method_configs(g):
+            if c.label == subject:
+                spec = spec_of(c)
+    if spec is None:  # a BYO method: the spec it ran with is in its stored parameters
+        spec = next((r["method_params"].get("model") for r in rows if r["method"] == subject
+                     and r["method_params"].get("model")), None)
+    if is_capable(spec):
+        return None
+    return Outcome("not_run", detail=f"{CAPABLE_HELP} ({subject!r} ran with "
+                                     f"{spec or 'no model'})")
+
+
 def evaluate_benchmark(bench: Benchmark, rows: Iterable[dict], include_external: bool = True,
                        as_method: str | None = None) -> list[ClaimResult]:
     """Every claim of ``bench`` with its foils; ``as_method`` puts that label in each claim's
     subject place (the paper method's), so any method is judged by the paper's claims."""
-    ev = Evidence((r for r in rows if include_external or not r["external"]), bench.unit)
+    rows = [r for r in rows if include_external or not r["external"]]
+    ev = Evidence(rows, bench.unit)
     family = len(bench.claims)
     alpha_floor = ALPHA / max(1, family)  # a claim's worst-case Holm level
-    checks, tested = {}, {}
+    checks, tested, waiting = {}, {}, set()
     for claim in bench.claims:
         subject = subject_of(claim)
         check = claim.check if not as_method else substitute(claim.check, subject, as_method)
         checks[claim.id] = check
-        tested[claim.id] = _safe_test(bench, check, ev, alpha_floor)
+        weak = _needs_capable_model(bench, rows, claim, as_method or subject)
+        if weak:
+            waiting.add(claim.id)
+        tested[claim.id] = weak or _safe_test(bench, check, ev, alpha_floor)
     # One Holm family over every claim of the paper that has a p-value.
     ps = {cid: t.p for cid, t in tested.items() if isinstance(t, Tested)}
     holm = dict(zip(ps, stats.holm(list(ps.values())))) if ps else {}
@@ -750,7 +775,8 @@ def evaluate_benchmark(bench: Benchmark, rows: Iterable[dict], include_external:
         else:
             outcome = t
         foils = []
-        for foil in claim.foils:
+        # a claim waiting for a capable model is not judged, so neither are its foils
+        for foil in (() if claim.id in waiting else claim.foils):
             if foil == subject:
                 continue
             ft = _safe_test(bench, substitute(checks[claim.id], subject, foil), ev, alpha_floor)

@@ -40,6 +40,14 @@ def _positive(kind):
     return conv
 
 
+def _with_model(bench, spec):
+    from .models import uses_model, with_model
+
+    if spec and not uses_model(bench):
+        raise UserError(f"--model: {bench.slug} has no method with a model field")
+    return with_model(bench, spec)
+
+
 # -- commands -----------------------------------------------------------------------------------
 def cmd_list(args) -> int:
     benches = _registry()
@@ -70,10 +78,21 @@ def cmd_run(args) -> int:
         raise UserError("claimbench run: give benchmark slugs or --all (not both)")
     slugs = list(_registry()) if args.all else args.slugs
     benches = {s: _bench(s) for s in slugs}
+    if args.model:
+        from .models import uses_model
+
+        without = [s for s in slugs if not uses_model(benches[s])]
+        if without and not args.all:
+            raise UserError(f"--model: {', '.join(without)} has no method with a model field "
+                            f"(benchmarks that take one: "
+                            f"{', '.join(b for b, x in _registry().items() if uses_model(x))})")
+        if args.all:
+            slugs = [s for s in slugs if s not in without]
+            benches = {s: benches[s] for s in slugs}
     cells = []
     for s in slugs:
         cells += select_cells(benches[s], args.grid, methods=args.method or (),
-                              datasets=args.dataset or (), seeds=args.seeds)
+                              datasets=args.dataset or (), seeds=args.seeds, model=args.model)
     modules = {s: registry.module_of(s) for s in slugs}
     store_path = Path(args.store or default_store_path())
     # Trained models live beside the store they were trained for; workers inherit this.
@@ -139,6 +158,7 @@ def cmd_claims(args) -> int:
     with Store(args.store or default_store_path(), readonly=True) as store:
         results = []
         for b in benches:
+            b = _with_model(b, args.model)
             rows = grid_rows(b, store.rows(b.slug), args.grid)[1]
             label = resolve_label(rows, args.as_method, b.slug) if args.as_method else None
             results.append(evaluate_benchmark(b, rows, as_method=label))
@@ -151,7 +171,7 @@ def cmd_compare(args) -> int:
     from .grid import grid_rows
     from .store import Store, default_store_path
 
-    bench = _bench(args.slug)
+    bench = _with_model(_bench(args.slug), args.model)
     metric = args.metric or bench.primary_metric
     if metric not in {m.name for m in bench.metrics}:
         raise UserError(f"unknown metric {metric!r} for {bench.slug}: "
@@ -179,15 +199,54 @@ def cmd_report(args) -> int:
 
     slugs = args.slugs or list(_registry())
     benches = [_bench(s) for s in slugs]
+    if args.model:  # another model's results: their own folder, beside the committed reports
+        from .models import model_dirname, uses_model
+        from .report import write_benchmark
+
+        if not args.slugs:
+            raise UserError("claimbench report --model SPEC: give the benchmark slugs")
+        out = Path(args.out) / "models" / model_dirname(args.model)
+        written = []
+        with Store(args.store or default_store_path(), readonly=True) as store:
+            for b in benches:
+                if not uses_model(b):
+                    raise UserError(f"--model: {b.slug} has no method with a model field")
+                written += write_benchmark(_with_model(b, args.model), store, out)[0]
+        print(f"wrote {len(written)} files under {out}")
+        return 0
     with Store(args.store or default_store_path(), readonly=True) as store:
         written = write_reports(benches, store, Path(args.out), full_index=not args.slugs)
     print(f"wrote {len(written)} files under {args.out}")
     return 0
 
 
+def cmd_serve(args) -> int:
+    from .model_server import ModelServer
+    from .models import ModelError, load_model
+
+    try:
+        model = load_model(args.spec)
+        model.identity()
+    except ModelError as exc:
+        raise UserError(f"serve {args.spec}: {exc}") from None
+    server = ModelServer(model, args.name or args.spec, args.host, args.port)
+    name = args.name or args.spec
+    print(f"serving {args.spec} as model {name!r} at {server.url} "
+          f"(use --model 'openai:{server.url}#{name}'); Ctrl-C stops", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
 # -- parser -----------------------------------------------------------------------------------
 GRID_ROWS_HELP = ("judge the rows of this grid (its declared dataset and method configs, any "
                   "seed); default: the grid with the most stored rows")
+MODEL_HELP = ("a model spec put in every method that has a model field: tiny:NAME, hf:DIR, "
+              "openai:URL#MODEL or minilm (README: Bring your own model)")
 STORE_HELP = "results store (default results/claimbench.sqlite, or $CLAIMBENCH_STORE)"
 
 
@@ -229,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "or dask")
     s.add_argument("--scheduler", help="tcp://HOST:PORT of a Dask scheduler (with --executor "
                                        "dask; default: a local cluster)")
+    s.add_argument("--model", help=MODEL_HELP)
     s.add_argument("--store", help=STORE_HELP)
     s.set_defaults(fn=cmd_run)
 
@@ -254,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "and each foil's verdict) or md")
     s.add_argument("--store", help=STORE_HELP)
     s.add_argument("--grid", choices=("smoke", "quick", "full"), help=GRID_ROWS_HELP)
+    s.add_argument("--model", help="judge the rows this model spec produced (" + MODEL_HELP + ")")
     s.set_defaults(fn=cmd_claims)
 
     s = sub.add_parser("compare", help="paired comparison of two methods")
@@ -263,13 +324,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--metric", help="metric to compare (default: the primary metric)")
     s.add_argument("--store", help=STORE_HELP)
     s.add_argument("--grid", choices=("smoke", "quick", "full"), help=GRID_ROWS_HELP)
+    s.add_argument("--model", help="compare the rows this model spec produced")
     s.set_defaults(fn=cmd_compare)
 
     s = sub.add_parser("report", help="rebuild reports/ from the store")
     s.add_argument("slugs", nargs="*", help="benchmark slugs (default: all with results)")
     s.add_argument("--out", default="reports", help="output folder (default reports)")
     s.add_argument("--store", help=STORE_HELP)
+    s.add_argument("--model", help="report the rows this model spec produced, under "
+                                   "OUT/models/<spec>/ (the committed reports are untouched)")
     s.set_defaults(fn=cmd_report)
+
+    s = sub.add_parser("serve", help="serve a model over an OpenAI-compatible HTTP API")
+    s.add_argument("spec", help="model spec, e.g. tiny:charlm")
+    s.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free)")
+    s.add_argument("--name", help="the model name clients send (default: the spec)")
+    s.set_defaults(fn=cmd_serve)
     return p
 
 

@@ -30,6 +30,7 @@ class Cell:
     rep: int  # replicate index 0..seeds-1
     external: bool = False
     method_ref: str = ""  # "file.py:Class" for an external method
+    model: str = ""  # the method's model identity (JSON) for a method with a model field
 
     @property
     def data_seed(self) -> int:
@@ -43,8 +44,10 @@ class Cell:
 
     @property
     def identity(self) -> str:
-        return stable_hash(self.slug, self.dataset.label, self.dataset.params,
-                           self.method.label, self.method.params, self.rep, self.external)
+        parts = (self.slug, self.dataset.label, self.dataset.params,
+                 self.method.label, self.method.params, self.rep, self.external)
+        # Only methods with a model carry its identity, so every other key is unchanged.
+        return stable_hash(*parts, self.model) if self.model else stable_hash(*parts)
 
 
 def expand(bench: Benchmark, grid_name: str, *, seeds: int | None = None,
@@ -82,6 +85,22 @@ def grid_rows(bench: Benchmark, rows: list[dict], grid: str | None = None) -> tu
             and (r["method"], stable_json(r["method_params"])) in ms)]
 
     if grid is not None:
-        return grid, select(grid)
+        return grid, newest_model(select(grid))
     best = max(("full", "quick", "smoke"), key=lambda g: len(select(g)))
-    return best, select(best)
+    return best, newest_model(select(best))
+
+
+def newest_model(rows: list[dict]) -> list[dict]:
+    """Rows of a method config whose model's identity changed (new weights behind one ``hf:``
+    path, another server) are never pooled: keep the identity of its newest row."""
+    newest: dict[tuple, tuple[float, str]] = {}
+    for r in rows:
+        if r.get("model"):
+            key = (r["method"], stable_json(r["method_params"]))
+            t = r.get("finished_at") or 0.0
+            if key not in newest or t > newest[key][0]:
+                newest[key] = (t, r["model"])
+    if not newest:
+        return rows
+    return [r for r in rows if not r.get("model")
+            or newest[(r["method"], stable_json(r["method_params"]))][1] == r["model"]]

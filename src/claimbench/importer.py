@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from .errors import UserError
-from .grid import stable_hash
+from .grid import stable_hash, stable_json
 from .worker import STATUSES
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -23,7 +23,7 @@ MAX_NAME = 200
 REQUIRED = ("identity", "benchmark", "dataset", "dataset_params", "method", "method_params",
             "rep", "data_seed", "method_seed", "external", "status")
 OPTIONAL = ("method_ref", "error", "wall_s", "cpu_s", "peak_mem_mb", "source_hash", "run_id",
-            "finished_at", "traces", "file_hashes")
+            "finished_at", "traces", "file_hashes", "model")
 _BAD_NAME = re.compile(r"[<>\x00-\x1f\x7f]|javascript:|&#|&lt;|&gt;", re.IGNORECASE)
 _SLUG = re.compile(r"^[a-z0-9_]{1,64}$")
 
@@ -146,8 +146,12 @@ def validate(df, known: set[str] | None = None) -> list[dict]:
             name = _name(c[len("metric:"):], "metric name", where)
             metrics[name] = _number(rec[c], c, where, optional=True)
         row["metrics"] = metrics
-        identity = stable_hash(slug, row["dataset"], row["dataset_params"], row["method"],
-                               row["method_params"], row["rep"], row["external"])
+        model = rec.get("model")
+        has_model = model not in (None, "") and not (isinstance(model, float) and math.isnan(model))
+        row["model"] = stable_json(_json_obj(model, "model", where)) if has_model else ""
+        parts = (slug, row["dataset"], row["dataset_params"], row["method"],
+                 row["method_params"], row["rep"], row["external"])
+        identity = stable_hash(*parts, row["model"]) if row["model"] else stable_hash(*parts)
         if str(rec["identity"]) != identity:
             raise UserError(f"import: {where}: identity does not match the row's benchmark, "
                             f"dataset, method, parameters and replicate")

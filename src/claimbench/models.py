@@ -226,5 +226,14 @@ def with_model(bench: "Benchmark", spec: str | None) -> "Benchmark":
     return dataclasses.replace(bench, grids=grids)
 
 
+def model_dirname(spec: str) -> str:
+    """A folder name for a spec's reports: its readable characters and a short hash."""
+    import re
+
+    from .grid import stable_hash
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", spec)[:60].strip("_") + "-" + stable_hash(spec, n=4)
+
+
 def uses_model(bench: "Benchmark") -> bool:
     return any(model_field(c) is not None for c in (*bench.methods, *bench.baselines))

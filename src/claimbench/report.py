@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import time
 from collections import defaultdict
@@ -12,7 +13,7 @@ from . import stats
 from .api import Benchmark
 from .lock import write_lock
 from .claims import VERDICTS, ClaimResult, count_verdicts, evaluate_benchmark
-from .grid import grid_rows
+from .grid import grid_rows, stable_hash
 from .papers import AREAS, PAPERS
 from .render import md_escape, md_table, tex_escape
 
@@ -34,7 +35,7 @@ def _provenance(store, rows: list[dict]) -> dict:
         return {}
     last = max(used, key=lambda r: r["started_at"])
     prov = last["provenance"]
-    return {
+    out = {
         "commit": (prov.get("git_commit") or "unknown")[:12]
         + (" (dirty tree)" if prov.get("git_dirty") else ""),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(last["started_at"])),
@@ -43,6 +44,22 @@ def _provenance(store, rows: list[dict]) -> dict:
         "claimbench": prov.get("claimbench", ""),
         "command": last.get("command") or "",
     }
+    models = model_lines(rows)
+    if models:  # only benchmarks whose methods use a model: other reports are unchanged
+        out["models"] = models
+    return out
+
+
+def model_lines(rows: list[dict]) -> str:
+    """Which model each model-using method ran with: spec, backend, and a hash of the full
+    identity (revision, file hashes, served model) that keys its cells."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        if r.get("model"):
+            ident = json.loads(r["model"])
+            seen[r["method"]].add(f"{ident.get('spec', '?')} (identity "
+                                  f"{stable_hash(ident, n=4)})")
+    return "; ".join(f"{m}: {', '.join(sorted(v))}" for m, v in sorted(seen.items()))
 
 
 def _stamp(prov: dict) -> str:
@@ -50,7 +67,8 @@ def _stamp(prov: dict) -> str:
         return "no runs"
     return (f"Generated from the results store; newest run {prov['date']}, commit "
             f"{prov['commit']}, claimbench {prov['claimbench']}, Python {prov['python']}, "
-            f"{prov['machine'].split(',')[0]}.")
+            f"{prov['machine'].split(',')[0]}."
+            + (f" Models: {prov['models']}." if prov.get("models") else ""))
 
 
 def summaries(bench: Benchmark, rows: list[dict]) -> dict:

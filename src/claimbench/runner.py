@@ -1,6 +1,7 @@
 """Plan a run (which cells are cached, which run and why), execute it, write the store."""
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import inspect
 import json
@@ -14,7 +15,8 @@ from typing import Callable, Sequence
 
 from .api import Benchmark, Config, Method
 from .errors import UserError, suggest as _suggest
-from .grid import Cell, expand, stable_hash
+from .models import model_field
+from .grid import Cell, expand, stable_hash, stable_json
 from .provenance import ROOT, capture, file_hash
 
 # A cell whose stored status is one of these is not re-run unless forced: they are
@@ -109,7 +111,13 @@ class Planned:
 
 
 def select_cells(bench: Benchmark, grid: str, *, methods: Sequence[str] = (),
-                 datasets: Sequence[str] = (), seeds: int | None = None) -> list[Cell]:
+                 datasets: Sequence[str] = (), seeds: int | None = None,
+                 model: str | None = None) -> list[Cell]:
+    """The cells of ``grid`` (optionally some methods, datasets, a seed count); ``model`` puts a
+    model spec in every method that has a ``model`` field (see :mod:`claimbench.models`)."""
+    from .models import with_model
+
+    bench = with_model(bench, model)
     g = bench.grids[grid]
     mcfgs = list(bench.method_configs(g))
     dcfgs = list(g.datasets)
@@ -130,14 +138,29 @@ def select_cells(bench: Benchmark, grid: str, *, methods: Sequence[str] = (),
         keep = [c for c in mcfgs if c.label in registered or c.cls.name in registered]
         for ref in external:
             cls = load_external(ref)
-            ext_cfg = Config(cls, {}, f"{cls.name} (external)")
+            params = {"model": model} if model and model_field(cls) is not None else {}
+            ext_cfg = Config(cls, params, f"{cls.name} (external)")
             ext_cells += expand(bench, grid, seeds=seeds, methods=(ext_cfg,),
                                 datasets=tuple(dcfgs), external=True, method_ref=ref)
         if external and not registered:
             keep = mcfgs  # an external method is ranked against the paper's method and baselines
         mcfgs = keep
     cells = expand(bench, grid, seeds=seeds, methods=tuple(mcfgs), datasets=tuple(dcfgs))
-    return cells + ext_cells
+    return [with_model_identity(c) for c in cells + ext_cells]
+
+
+def with_model_identity(cell: Cell) -> Cell:
+    """``cell`` carrying its method's model identity (in its key and its stored row)."""
+    from .models import ModelError, model_identity, spec_of
+
+    spec = spec_of(cell.method)
+    if spec is None:
+        return cell
+    try:
+        ident = model_identity(spec)
+    except ModelError as exc:
+        raise UserError(f"{cell.slug} / {cell.method.label}: model {spec!r}: {exc}") from None
+    return dataclasses.replace(cell, model=stable_json({"spec": spec, **ident}))
 
 
 def plan(store, bench_modules: dict[str, ModuleType], cells: list[Cell], force: bool) -> list[Planned]:
@@ -173,6 +196,7 @@ def cell_row(p: Planned, res: dict, run_id: str) -> dict:
         "dataset_params": c.dataset.params, "method": c.method.label,
         "method_params": c.method.params, "rep": c.rep, "data_seed": c.data_seed,
         "method_seed": c.method_seed, "external": c.external, "method_ref": c.method_ref,
+        "model": c.model,
         "status": res["status"], "error": res.get("error"), "metrics": res.get("metrics") or {},
         "traces": res.get("traces") or {}, "wall_s": res.get("wall_s"),
         "cpu_s": res.get("cpu_s"), "peak_mem_mb": res.get("peak_mem_mb"),

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ENV_VAR = "CLAIMBENCH_STORE"
 APP_ID = 0x434C4D42  # "CLMB": marks a file as a claimbench store
 
@@ -22,7 +22,7 @@ CELL_COLUMNS = (
     "identity", "benchmark", "dataset", "dataset_params", "method", "method_params",
     "rep", "data_seed", "method_seed", "external", "method_ref", "status", "error",
     "metrics", "traces", "wall_s", "cpu_s", "peak_mem_mb", "source_hash", "file_hashes",
-    "run_id", "finished_at",
+    "run_id", "finished_at", "model",
 )
 JSON_COLUMNS = ("dataset_params", "method_params", "metrics", "traces", "file_hashes")
 
@@ -36,11 +36,15 @@ _DDL = [
         external INTEGER NOT NULL DEFAULT 0, method_ref TEXT NOT NULL DEFAULT '',
         status TEXT NOT NULL, error TEXT, metrics TEXT, traces TEXT,
         wall_s REAL, cpu_s REAL, peak_mem_mb REAL, source_hash TEXT, file_hashes TEXT,
-        run_id TEXT REFERENCES runs(run_id), finished_at REAL)""",
+        run_id TEXT REFERENCES runs(run_id), finished_at REAL,
+        model TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS cells_benchmark ON cells(benchmark)",
 ]
 # Forward migrations: MIGRATIONS[v] takes a store at schema v to v+1.
-MIGRATIONS: dict[int, list[str]] = {}
+MIGRATIONS: dict[int, list[str]] = {
+    # 2: the model identity (JSON) of a cell whose method has a model (claimbench.models)
+    1: ["ALTER TABLE cells ADD COLUMN model TEXT NOT NULL DEFAULT ''"],
+}
 
 
 class StoreError(Exception):
@@ -68,7 +72,7 @@ class Store:
             self._refuse_foreign()
             if not readonly:
                 # Only now: switching to WAL rewrites the file header.
-                self.conn.execute("PRAGMA journal_mode=WAL")
+                self._set_wal()
                 self.conn.execute("PRAGMA synchronous=NORMAL")
             self._init_schema()
         except sqlite3.DatabaseError as exc:
@@ -76,6 +80,19 @@ class Store:
                              f"it was left untouched: move it away or pass --store PATH") from exc
 
     # -- opening -----------------------------------------------------------------------
+    def _set_wal(self, wait_s: float = 60.0) -> None:
+        """Switch to WAL. SQLite answers "database is locked" at once (no busy handler) while
+        another process is creating the same new store, so wait for it here."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
     def _check_file(self) -> None:
         """Refuse anything that is not empty, not SQLite, or not ours, before SQLite writes."""
         if not self.path.exists() or self.path.stat().st_size == 0:
@@ -217,6 +234,8 @@ def _encode(col: str, value: Any) -> Any:
         return json.dumps(value if value is not None else {}, sort_keys=True)
     if col == "external":
         return int(bool(value))
+    if col == "model":
+        return value or ""
     return value
 
 

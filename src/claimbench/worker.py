@@ -13,9 +13,12 @@ from collections import OrderedDict
 
 from .api import Benchmark
 from .grid import Cell
+from .models import ModelError
 
 MAX_TRACE_POINTS = 200
-STATUSES = ("ok", "not_applicable", "error", "invalid", "oom", "timeout", "crashed")
+# model_error: a model or its server failed (timeout, HTTP error, malformed reply); unlike
+# error (a property of the code) it is retried on the next run, like timeout and crashed.
+STATUSES = ("ok", "not_applicable", "error", "invalid", "oom", "timeout", "crashed", "model_error")
 
 _instances: "OrderedDict[tuple, tuple]" = OrderedDict()
 
@@ -150,6 +153,8 @@ def execute(bench: Benchmark, cell: Cell, keep_outputs: bool = False) -> dict:
     except MemoryError:
         res.update(status="oom", error="MemoryError: the cell exceeded the memory cap",
                    metrics={}, traces={})
+    except ModelError as exc:
+        res.update(status="model_error", error=f"ModelError: {exc}", metrics={}, traces={})
     except Exception:  # a method's fault is a result, not a harness failure
         res.update(status="error", error=traceback.format_exc(limit=20), metrics={}, traces={})
     res["wall_s"] = time.perf_counter() - t0
