@@ -12,6 +12,7 @@ from .api import Benchmark
 
 def _modules() -> list[ModuleType]:
     from .benchmarks import (  # attention; games; privacy_estimation; optimization; tiny_lm
+        a_memguard,
         action_space,
         adam_degenerate,
         autobidding_raic,
@@ -32,8 +33,10 @@ def _modules() -> list[ModuleType]:
         fafo,
         ftrl_potential,
         gcf_layer,
+        geneb,
         gnnmim,
         ibal_marl,
+        ideal_attribution,
         isa_sparse_attn,
         kde_kernel_linalg,
         local_redundancy,
@@ -47,16 +50,18 @@ def _modules() -> list[ModuleType]:
         qk_symmetric,
         rtinfer_sim,
         ruleplanner,
+        sardi,
         sgg_dp,
+        shapleig,
         snn_mmwave,
         softmax_power_law,
         spikenet,
-        shapleig,
         ssd_duality,
         ssn_prm,
         tilesparse,
         torus_graph,
         triplet_dimension,
+        unimrg,
         wiener_chaos_no,
     )
 
@@ -70,7 +75,12 @@ def _modules() -> list[ModuleType]:
             pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
             snn_mmwave, spikenet, wiener_chaos_no,
             rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction, ibal_marl,
-            ruleplanner]
+            ruleplanner,
+            geneb,
+            ideal_attribution,
+            sardi,
+            unimrg,
+            a_memguard]
 
 
 _CACHE: dict[str, ModuleType] | None = None

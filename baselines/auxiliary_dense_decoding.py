@@ -1,0 +1,191 @@
+"""Visual question answering with optional auxiliary dense-decoding losses (multi-task training).
+
+One small CNN encoder E maps an image x (3, s, s) to a feature map h = E(x) (c, s/4, s/4). A
+question-answering head A reads h and a question vector q and outputs answer logits; optional
+decoders D_k (k in recon, depth, seg) map the same h back to a dense s x s map. Training
+minimises, over minibatches of training scenes,
+
+    L = CE(A(h, q), y) + sum_k w_k L_k(D_k(h), t_k)
+
+with L_recon = MSE to the input pixels, L_depth = MSE to the (normalised) depth map and
+L_seg = per-pixel cross-entropy to the segmentation classes. The decoders are discarded at
+test time: answers come from A only, so an auxiliary loss can only matter through what it
+teaches the shared encoder. With no auxiliary loss this is plain supervised VQA training
+(``UnderstandingOnly``); with reconstruction only, an autoencoding auxiliary objective
+(``ReconstructionAux``). Other papers' variants are the ``weights`` argument of
+:func:`train_multitask`.
+
+``shuffle_targets`` is a control: every auxiliary target is taken from another scene of the
+same minibatch (a cyclic shift), so the decoders receive targets with the right marginal
+statistics but no information about the input image.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.api import Method
+
+AUX_KINDS = ("recon", "depth", "seg")
+
+
+def build_model(q_dim: int, n_answers: int, n_seg: int, width: int = 32, hidden: int = 64):
+    """The encoder, QA head and one decoder per auxiliary kind (torch modules in a ModuleDict)."""
+    import torch
+    from torch import nn
+
+    class QAHead(nn.Module):
+        """FiLM: the question scales and shifts every feature channel; an MLP reads the
+        modulated 8 x 8 map (flattened, so positions are kept) and the question."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.film = nn.Linear(q_dim, 2 * width)
+            self.mlp = nn.Sequential(nn.Linear(width * 64 + q_dim, hidden), nn.ReLU(),
+                                     nn.Linear(hidden, n_answers))
+
+        def forward(self, h, q):  # h (B, c, 8, 8), q (B, q_dim)
+            g, b = self.film(q).chunk(2, dim=-1)  # (B, c) each
+            z = torch.relu(h * (1 + g[:, :, None, None]) + b[:, :, None, None])  # (B, c, 8, 8)
+            return self.mlp(torch.cat([z.flatten(1), q], dim=1))  # (B, n_answers)
+
+    def decoder(out_ch: int) -> nn.Module:
+        # per-cell decoder: each 8 x 8 feature cell emits its 4 x 4 pixel block (pixel shuffle)
+        return nn.Sequential(nn.Conv2d(width, width, 1), nn.ReLU(),
+                             nn.Conv2d(width, out_ch * 16, 1),  # (B, 16 C, 8, 8)
+                             nn.PixelShuffle(4))  # (B, C, 32, 32)
+
+    # patch embedding (4 x 4 pixels per cell, as a ViT stem) and two 3 x 3 convolutions
+    encoder = nn.Sequential(nn.Conv2d(3, width, 4, stride=4), nn.ReLU(),  # (B, c, 8, 8)
+                            nn.Conv2d(width, width, 3, padding=1), nn.ReLU(),
+                            nn.Conv2d(width, width, 3, padding=1), nn.ReLU())
+    return nn.ModuleDict(dict(encoder=encoder, qa=QAHead(), recon=decoder(3), depth=decoder(1),
+                              seg=decoder(n_seg)))
+
+
+def aux_losses(model, h, targets: dict, weights: dict, shuffle: bool):
+    """sum_k w_k L_k for the kinds with w_k > 0; targets are torch tensors of the batch."""
+    import torch
+    import torch.nn.functional as F
+
+    total = h.new_zeros(())
+    for k in AUX_KINDS:
+        w = weights.get(k, 0.0)
+        if w <= 0:
+            continue
+        t = targets[k]
+        if shuffle:
+            t = torch.roll(t, shifts=1, dims=0)  # another scene's target, same statistics
+        pred = model[k](h)  # (B, C, s, s)
+        if k == "seg":
+            total = total + w * F.cross_entropy(pred, t)
+        elif k == "depth":
+            total = total + w * F.mse_loss(pred[:, 0], t)
+        else:
+            total = total + w * F.mse_loss(pred, t)
+    return total
+
+
+def train_multitask(data: dict, seed: int, weights: dict, steps: int, lr: float,
+                    batch_size: int, width: int = 32, shuffle_targets: bool = False) -> dict:
+    """Train encoder + QA head (+ decoders with weight > 0); return test predictions and dense
+    outputs of the decoders that were trained, plus the training loss and CPU time."""
+    import torch
+
+    from claimbench.baselines.supervised_training import build_seeded, torch_seed
+
+    t0 = time.process_time()
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        tr = data["train"]
+        n, n_q = tr["questions"].shape[:2]
+        model = build_seeded(lambda: build_model(tr["questions"].shape[-1], data["n_answers"],
+                                                 data["n_seg_classes"], width), seed)
+        active = [k for k in AUX_KINDS if weights.get(k, 0.0) > 0]
+        params = list(model["encoder"].parameters()) + list(model["qa"].parameters())
+        for k in active:
+            params += list(model[k].parameters())
+        opt = torch.optim.Adam(params, lr=lr)
+        g = torch.Generator().manual_seed(torch_seed(seed) ^ 0x5EED)
+        X = torch.as_tensor(tr["images"])  # (n, 3, s, s)
+        Q = torch.as_tensor(tr["questions"])  # (n, n_q, q_dim)
+        Y = torch.as_tensor(tr["answers"])  # (n, n_q)
+        T = dict(recon=X, depth=torch.as_tensor(tr["depth"]),  # (n, s, s)
+                 seg=torch.as_tensor(tr["seg"]))  # (n, s, s) int64
+        ce = torch.nn.CrossEntropyLoss()
+        model.train()
+        last = []
+        for _ in range(steps):
+            idx = torch.randint(0, n, (batch_size,), generator=g)  # (B,)
+            qi = torch.randint(0, n_q, (batch_size,), generator=g)  # (B,) one question each
+            h = model["encoder"](X[idx])  # (B, c, 8, 8)
+            logits = model["qa"](h, Q[idx, qi])  # (B, n_answers)
+            loss_qa = ce(logits, Y[idx, qi])
+            loss = loss_qa + aux_losses(model, h, {k: v[idx] for k, v in T.items()}, weights,
+                                        shuffle_targets)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            last.append(float(loss_qa.detach()))
+        out = predict(model, data["test"], active)
+        out["train_qa_loss"] = float(np.mean(last[-20:])) if last else float("nan")
+        out["cpu_s"] = time.process_time() - t0
+        return out
+    finally:
+        torch.set_num_threads(old)
+
+
+def predict(model, test: dict, active: list[str], batch: int = 250) -> dict:
+    """Answers for every test question; decoder outputs for the trained auxiliary kinds."""
+    import torch
+
+    model.eval()
+    X = torch.as_tensor(test["images"])  # (m, 3, s, s)
+    Q = torch.as_tensor(test["questions"])  # (m, n_q, q_dim)
+    n_q = Q.shape[1]
+    answers, dense = [], {k: [] for k in active}
+    with torch.no_grad():
+        for i in range(0, len(X), batch):
+            h = model["encoder"](X[i:i + batch])  # (b, c, 8, 8)
+            logits = model["qa"](h.repeat_interleave(n_q, dim=0), Q[i:i + batch].flatten(0, 1))
+            answers.append(logits.argmax(-1).reshape(-1, n_q).numpy())  # (b, n_q)
+            for k in active:
+                p = model[k](h)  # (b, C, s, s)
+                dense[k].append((p.argmax(1) if k == "seg" else p).numpy())
+    out = {"answers": np.concatenate(answers)}
+    for k in active:
+        out[f"pred_{k}"] = np.concatenate(dense[k]).astype(np.float32 if k != "seg" else np.int64)
+    return out
+
+
+@dataclass
+class UnderstandingOnly(Method):
+    """Supervised VQA training alone: the same encoder and QA head, no auxiliary decoder."""
+
+    name: ClassVar[str] = "understanding_only"
+    steps: int = 400  # Adam steps (ours; same for every arm)
+    lr: float = 2e-3  # (ours; same for every arm)
+    batch_size: int = 64  # scenes per step, one random question each (ours)
+    width: int = 32  # encoder channels (ours)
+
+    def weights(self) -> dict:
+        return {}
+
+    def run(self, data, seed):
+        return train_multitask(data, seed, self.weights(), self.steps, self.lr, self.batch_size,
+                               self.width)
+
+
+@dataclass
+class ReconstructionAux(UnderstandingOnly):
+    """VQA plus one auxiliary decoder that reconstructs the input pixels (autoencoding)."""
+
+    name: ClassVar[str] = "recon_aux"
+    w_recon: float = 1.0  # same weight as the QA loss (UniMRG code's default loss weights)
+
+    def weights(self) -> dict:
+        return {"recon": self.w_recon}

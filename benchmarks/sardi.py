@@ -1,0 +1,205 @@
+"""SARDI (re-querying retrieval during masked-diffusion denoising) on generated 2-hop questions.
+
+A generated knowledge base of one-fact passages and 2-hop questions whose answer sits in the
+passage of a bridge entity the question never names. One small masked-diffusion reader is
+trained once (checkpoint cache) on questions with passages in context; the arms differ only at
+inference in which passages enter the context: none, BM25 on the question once (single-shot),
+SARDI's BM25 re-query with question + partially denoised response after every step, and the
+gold passages (oracle). Mutants of SARDI (committed tokens only, random draft, random passages,
+a perfect retriever) are the foils. Checked: SARDI beats single-shot retrieval, stays below the
+oracle, surfaces the bridge entity in its query after the first step, and commits more tokens
+per forward pass than decoding without evidence.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.single_shot_rag import SingleShotRAG
+from claimbench.checks import Better, NotRun, Value
+from claimbench.datasets.bridge_entity_kb import BridgeEntityKB
+from claimbench.methods.sardi import SARDI
+
+SARDI_ = "sardi"
+STATIC = "rag_static"
+NONE = "no_retrieval"
+ORACLE = "oracle_rag"
+COMMITTED = "sardi[tau_q=1]"
+RAND_DRAFT = "sardi[mutant=random_draft]"
+RAND_PASS = "sardi[mutant=random_passages]"
+SARDI_ORACLE = "sardi[retriever=oracle]"
+
+
+def _em(inst, out):
+    return float(np.mean(np.asarray(out["answers"]) == inst.truth["answers"]))
+
+
+def _bridge_in_query(step: int):
+    def fn(inst, out):
+        return float(np.mean([f"t{int(b)}" in q[min(step, len(q) - 1)]
+                              for b, q in zip(inst.truth["bridges"], out["queries"])]))
+    return fn
+
+
+def _hop2_in_context(index: int):
+    def fn(inst, out):
+        return float(np.mean([g[1] in c[min(index, len(c) - 1)]
+                              for g, c in zip(inst.truth["gold"], out["contexts"])]))
+    return fn
+
+
+def _trace_bridge(inst, out):
+    return float(np.mean(np.asarray(out["responses"])[:, 2] == inst.truth["bridges"]))
+
+
+METRICS = (
+    Metric("em", _em, True, "exact match of the answer token (response position 6)"),
+    Metric("bridge_in_query_step1", _bridge_in_query(1), True,
+           "fraction of questions whose retrieval query after the first denoising step contains "
+           "the bridge entity (static: the question; no retrieval: no query, 0)"),
+    Metric("bridge_in_query_step2", _bridge_in_query(2), True, "as above, after step 2"),
+    Metric("hop2_in_context_pass2", _hop2_in_context(1), True,
+           "fraction of questions whose context at the second forward pass holds the second-hop "
+           "passage (at the last pass when decoding took one)"),
+    Metric("hop2_in_context_final", _hop2_in_context(-1), True,
+           "second-hop passage in the context of the last forward pass"),
+    Metric("trace_bridge_acc", _trace_bridge, True,
+           "the reasoning trace names the right bridge entity (response position 2)"),
+    output_metric("forward_passes", False, "denoising steps (forward passes) per question"),
+    output_metric("tokens_per_pass", True, "response tokens committed per forward pass (7 / "
+                  "passes), the parallelism of confidence-threshold decoding"),
+    output_metric("retrievals", False, "BM25 calls per question (unchanged queries re-use)"),
+    output_metric("cpu_s", False, "process CPU seconds of the cell (reader training if not cached)"),
+)
+
+
+def _methods(**reader) -> tuple:
+    return (cfg(SARDI, label=SARDI_, **reader),
+            cfg(SingleShotRAG, label=STATIC, retrieval="question", **reader),
+            cfg(SingleShotRAG, label=NONE, retrieval="none", **reader),
+            cfg(SingleShotRAG, label=ORACLE, retrieval="oracle", **reader),
+            cfg(SARDI, label=COMMITTED, tau_q=1.0, **reader),
+            cfg(SARDI, label=RAND_DRAFT, mutant="random_draft", **reader),
+            cfg(SARDI, label=RAND_PASS, mutant="random_passages", **reader),
+            cfg(SARDI, label=SARDI_ORACLE, retriever="oracle", **reader))
+
+
+_TABLE1 = ("README Table 1 (EM x 100, DREAM-7B RAG-fine-tuned, BM25 K = 7): SARDI tau_c = 0.9 vs "
+           "DLM ret@static: 2WikiMultiHopQA 57.8 vs 43.7, HotpotQA 48.3 vs 39.9, CofCA 45.3 vs "
+           "43.4, MuSiQue 20.5 vs 11.1, SynthWorlds-SM 21.1 vs 14.4")
+_BEAT_FOILS = (NONE, RAND_PASS)
+_BEAT_NOTE = ("Decoding without evidence, and SARDI's loop fed random passages (grounding "
+              "removed), must not beat single-shot question retrieval.")
+
+BENCHMARK = Benchmark(
+    slug="sardi",
+    paper=Paper(
+        title="Self-Augmenting Retrieval for Diffusion Language Models",
+        arxiv="2606.06474",
+        url="https://arxiv.org/abs/2606.06474",
+        version="arXiv v1 abstract and introduction, ICML abstract; method and settings from "
+                "the official code pauljngr/SARDI (generate.py, config.py, README Table 1)",
+        authors="Paul Jünger, Justin Lovelace, Linxi Zhao, Dongyoung Go, Kilian Q. Weinberger",
+    ),
+    area="llm_agents",
+    fidelity="proxy",
+    fidelity_note=("The retrieval loop follows the official code (query = question + proxy "
+                   "response with tau_q = 0, commit threshold tau_c = 0.9, K = 7, re-query "
+                   "after every step, word de-duplication), but the reader is a 3-layer d = 64 "
+                   "masked-diffusion transformer trained here on a generated knowledge base of "
+                   "3-token facts with a fixed 7-token reasoning trace, not a RAG-fine-tuned "
+                   "DREAM-7B on Wikipedia multi-hop QA; only directions compare, never numbers."),
+    methods=(SARDI,),
+    baselines=(SingleShotRAG,),
+    datasets=(BridgeEntityKB,),
+    metrics=METRICS,
+    primary_metric="em",
+    claims=(
+        Claim(id="c1_beats_single_shot", where="Table 1 (code README); abstract",
+              text="SARDI outperforms single-shot (question-only) retrieval with the same "
+                   "diffusion model",
+              paper_value=_TABLE1,
+              check=Better(method=SARDI_, baseline=STATIC, metric="em", margin=0.0),
+              source="paper", foils=_BEAT_FOILS, foil_note=_BEAT_NOTE,
+              note="Paired by test world (seed); one reader for all arms."),
+        Claim(id="c2_gain_at_least_10_points", where="research note plan (Table 1: +14.1 on "
+                                                     "2Wiki, +1.9 to +14.1 overall)",
+              text="SARDI's EM exceeds single-shot retrieval's by at least 10 points",
+              paper_value=_TABLE1,
+              check=Better(method=SARDI_, baseline=STATIC, metric="em", margin=0.10),
+              source="derived", foils=_BEAT_FOILS, foil_note=_BEAT_NOTE,
+              note="The research note's threshold (10 EM points), about the paper's 2Wiki gap."),
+        Claim(id="c3_below_oracle", where="issue (oracle-passage arm); Fig. 1 motivation",
+              text="SARDI with BM25 stays below the oracle-passage reader",
+              paper_value="not in the paper: the issue's sanity bound (retrieval misses remain)",
+              check=Better(method=ORACLE, baseline=SARDI_, metric="em", margin=0.0),
+              subject=SARDI_, source="derived", foils=(SARDI_ORACLE,),
+              foil_note="SARDI's loop with a perfect retriever has the gold passages in every "
+                        "context, so it must not stay below the oracle: the gap is BM25's.",
+              note="Oracle = gold passages first, the other slots by question BM25."),
+        Claim(id="c4_bridge_surfaces_early", where="abstract; Fig. 1",
+              text="lookahead tokens surface the bridge entity early in the denoising "
+                   "trajectory",
+              paper_value="abstract: drafts \"surface salient entities early in the denoising "
+                          "trajectory\" (no number read)",
+              check=Value(method=SARDI_, metric="bridge_in_query_step1", lo=0.5),
+              source="paper", foils=(STATIC, RAND_PASS),
+              foil_note="Question-only retrieval never puts the bridge in its query; SARDI "
+                        "fed random passages cannot read the bridge from its first context.",
+              note="Fraction of questions whose query after step 1 (of up to 7) names the "
+                   "bridge; 0.5 is the research note's threshold."),
+        Claim(id="c5_lookahead_helps", where="code README flags (tau_q = 0 'best-performing'); "
+                                             "abstract",
+              text="exposing uncommitted lookahead tokens to the retriever (tau_q = 0) beats "
+                   "querying with committed tokens only (tau_q = 1)",
+              paper_value="README: tau_q = 0 \"the default and best-performing setting\" (no "
+                          "number read)",
+              check=Better(method=SARDI_, baseline=COMMITTED, metric="em", margin=0.0),
+              source="paper", foils=(RAND_DRAFT, RAND_PASS),
+              foil_note="The same positions filled with random tokens, or SARDI fed random "
+                        "passages, must not beat committed-only querying.",
+              note="Only a difference when the bridge is not committed at the first step."),
+        Claim(id="c6_more_parallel_with_evidence", where="ICML abstract",
+              text="grounding generation in retrieved evidence sharply reduces inter-token "
+                   "dependence, so more tokens are committed per step",
+              paper_value="\"grounding generation in retrieved evidence sharply reduces "
+                          "inter-token dependence, making RAG particularly well suited to "
+                          "parallel decoding\"",
+              check=Better(method=SARDI_, baseline=NONE, metric="tokens_per_pass", margin=0.0),
+              source="paper", foils=(RAND_PASS,),
+              foil_note="With random passages the reader is ungrounded and must not commit "
+                        "more tokens per pass than with no passages.",
+              note="Confidence-threshold decoding (tau_c = 0.9) commits every token at least "
+                   "that confident, so tokens per pass measures how many are jointly certain."),
+        Claim(id="c7_beats_ar_dynamic_rag_faster", where="abstract; Table 1",
+              text="SARDI outperforms training-free autoregressive dynamic retrieval baselines "
+                   "at up to 5x (arXiv v1: 8x) higher throughput",
+              paper_value="up to 5x higher throughput (PMLR abstract), 8x (arXiv v1)",
+              check=NotRun(method=SARDI_, reason="needs a 7B autoregressive LM with FLARE/"
+                           "DRAGIN-style retrieval and GPU wall-clock throughput; a tiny "
+                           "reader's CPU timings say nothing about it"),
+              source="paper"),
+        Claim(id="c8_table1_scale", where="Table 1",
+              text="EM gains on five multi-hop QA benchmarks with DREAM-7B",
+              paper_value=_TABLE1,
+              check=NotRun(method=SARDI_, reason="needs DREAM-7B (RAG-fine-tuned) and the "
+                           "Wikipedia-scale BM25 indexes of 2Wiki, HotpotQA, MuSiQue, CofCA, "
+                           "SynthWorlds"),
+              source="paper"),
+    ),
+    grids={
+        "smoke": Grid(datasets=sweep(BridgeEntityKB, n_test=[20], n_train=[2000]), seeds=2,
+                      methods=_methods(train_steps=150, batch_size=32),
+                      note="a 150-step reader: plumbing only, no claim can be decided"),
+        "quick": Grid(datasets=sweep(BridgeEntityKB, n_test=[100]), seeds=10,
+                      methods=_methods(),
+                      note="one reader (trained once, cached) read on 10 fresh worlds of 60 "
+                           "entities, 100 questions each"),
+        "full": Grid(datasets=sweep(BridgeEntityKB, n_kb=[500], n_test=[1000],
+                                    n_train=[200000], n_entities=[2000]), seeds=20,
+                     methods=_methods(d_model=256, n_layers=6, n_heads=8, train_steps=20000,
+                                      batch_size=128, lr=5e-4),
+                     note="a 6-layer d = 256 reader for 20k steps on larger worlds: GPU scale"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)

@@ -1,0 +1,131 @@
+"""A-MemGuard: consensus-based validation of retrieved memories plus a separate lesson memory.
+
+Paper: Qianshan Wei, Tengchao Yang, Yaochen Wang, Xinfeng Li, Lijun Li, Zhenfei Yin, Yi Zhan,
+Thorsten Holz, Zhiqiang Lin, XiaoFeng Wang, "A-MemGuard: A Proactive Defense Framework for
+LLM-Based Agent Memory", arXiv:2510.02373 (ICML 2026). Read: the abstract (arXiv HTML v1),
+third-party summaries of the paper (chatpaper, memorypapers.org, aispaper.com), the research
+note /work/shared/papers/a_memguard.md and the outline of the authors' code
+(TangciuYueng/AMemGuard, ReAct/consistency.py: one reasoning chain per retrieved memory, then an
+LLM judgment or DBSCAN clustering of the chains keeps the dominant group). The method
+section's equations, thresholds and tables were not read.
+
+Implemented, per task with context x and retrieved precedents m_1..m_k (after the lessons):
+  1. lessons first (dual memory): L = {(c_j, a_j)} lessons; banned(x) = {a_j : cos(x, c_j) >= tau};
+     precedents whose action is banned are revised away before validation;
+  2. parallel reasoning paths: p_i = the action precedent m_i alone implies for x (simulated
+     agent: m_i's action; LLM agent: the model asked with m_i only);
+  3. path divergence: d_i = (1 / (n - 1)) * sum_{j != i} [p_i != p_j] (the structured paths
+     compared on their action node); consensus keeps S = {i : d_i <= theta};
+  4. the agent acts on S only (simulated: its most similar member; LLM: prompted with S and the
+     matched lessons); S empty (no consensus) -> the simulated agent abstains;
+  5. lesson distillation: when S is non-empty and some paths were flagged, each flagged action
+     a != consensus action is stored as a lesson (x, a) in the separate lesson memory.
+
+Deviations:
+1. A simulated rule-following agent over generated (context -> action) memories
+   (datasets/agent_memory_tasks.py) replaces the LLM agents on EHRAgent/MIMIC-III and
+   ReAct-StrategyQA; the LLM arm runs the same protocol with any ``--model``.
+2. A reasoning path is reduced to the action it implies; the paper's entity/relation graphs
+   and their pairwise divergence become action agreement.
+3. theta, tau and k are ours (the paper's values were not read); lessons are matched by
+   TF-IDF cosine to the task context.
+4. A lesson is the (context, flagged action) pair, not an LLM-written text; the LLM arm shows
+   it as a sentence ("in cases like ..., action X was found unsafe").
+
+Mutants (foils): ``use_lessons=False`` is consensus only (the lesson memory removed);
+``lesson_scope="global"`` applies every lesson regardless of context (a context-free action
+blacklist, the known-wrong way to use lessons).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from claimbench.baselines.memory_agent import INVALID, LLMMemoryAgent, MemoryAgent
+
+SCOPES = ("context", "global")
+
+
+def divergence(paths: list[int]) -> np.ndarray:
+    """d_i: the fraction of the other paths that disagree with path i (0 for a single path)."""
+    p = np.asarray(paths)
+    n = p.size
+    if n <= 1:
+        return np.zeros(n)
+    disagree = (p[:, None] != p[None, :]).sum(1)  # (n,) the diagonal agrees with itself
+    return disagree / (n - 1)
+
+
+@dataclass
+class ConsensusLessons:
+    """The defence, shared by the simulated and the LLM agent (mixed in before the agent)."""
+
+    theta: float = 0.5  # ours: keep paths agreeing with at least half of the others
+    use_lessons: bool = True  # the dual-memory structure; False = consensus only (mutant)
+    lesson_threshold: float = 0.25  # ours: cosine at which a lesson applies to a context
+    lesson_scope: str = "context"  # "global" = lessons applied everywhere (mutant)
+
+    def setup(self, data, store, seed):
+        super().setup(data, store, seed)
+        if self.lesson_scope not in SCOPES:
+            raise ValueError(f"unknown lesson_scope {self.lesson_scope!r}")
+        self._vocab_list = list(data["vocab"])
+        self._lesson_x: list[np.ndarray] = []
+        self._lesson_a: list[int] = []
+        self._n_flagged = 0
+        self._n_revised = 0
+
+    def matched(self, q) -> list[int]:
+        if not self.use_lessons or not self._lesson_x:
+            return []
+        if self.lesson_scope == "global":
+            return list(range(len(self._lesson_a)))
+        sims = np.vstack(self._lesson_x) @ q  # (n_lessons,)
+        return [int(j) for j in np.flatnonzero(sims >= self.lesson_threshold)]
+
+    def defend(self, ctx, q, idx, store):
+        banned = {self._lesson_a[j] for j in self.matched(q)}
+        cand = [i for i in idx if store.actions[i] not in banned]
+        self._n_revised += len(idx) - len(cand)
+        paths = [self.path_action(ctx, i, store) for i in cand]
+        d = divergence(paths)
+        keep = [i for i, di in zip(cand, d) if di <= self.theta]
+        flagged = [p for p, di in zip(paths, d) if di > self.theta]
+        self._n_flagged += len(flagged)
+        if self.use_lessons and keep and flagged:
+            kept = [p for p, di in zip(paths, d) if di <= self.theta]
+            consensus = max(set(kept), key=kept.count)
+            for a in sorted(set(flagged)):
+                if a != consensus and a != INVALID:
+                    self._lesson_x.append(q)
+                    self._lesson_a.append(int(a))
+        return keep
+
+    def notes(self, q) -> list[str]:
+        out = []
+        for j in self.matched(q)[:3]:
+            words = [w for w, v in zip(self._vocab_list, self._lesson_x[j]) if v > 0]
+            out.append(f"Lesson: in cases like [{' '.join(words)}], action "
+                       f"{self._actions[self._lesson_a[j]]} was found unsafe.")
+        return out
+
+    def stats(self) -> dict:
+        return {"n_lessons": len(self._lesson_a), "n_flagged": self._n_flagged,
+                "n_revised": self._n_revised}
+
+
+@dataclass
+class AMemGuard(ConsensusLessons, MemoryAgent):
+    """A-MemGuard on the simulated agent."""
+
+    name: ClassVar[str] = "a_memguard"
+
+
+@dataclass
+class AMemGuardLLM(ConsensusLessons, LLMMemoryAgent):
+    """A-MemGuard on an LLM agent: k + 1 model calls per task (one per path, one to act)."""
+
+    name: ClassVar[str] = "a_memguard_llm"
+
