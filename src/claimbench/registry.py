@@ -15,6 +15,7 @@ def _modules() -> list[ModuleType]:
         a_memguard,
         action_space,
         adam_degenerate,
+        atl_fgd_rna,
         autobidding_raic,
         bandit_ot,
         behavioral_abstraction,
@@ -80,7 +81,8 @@ def _modules() -> list[ModuleType]:
             ideal_attribution,
             sardi,
             unimrg,
-            a_memguard]
+            a_memguard,
+            atl_fgd_rna]
 
 
 _CACHE: dict[str, ModuleType] | None = None

@@ -1,0 +1,205 @@
+"""ATL-FGD: Learning Adaptive Topology with FiLM-Guided Distillation for Tertiary Structure-Based
+RNA Design (ICML 2026 poster; abstract only).
+
+Families of random RNA sequences, folded by ViennaRNA, given to the design models as noisy 2-D
+layouts of their MFE structures; a static kNN message-passing network (k = 8, and k = 16 as the
+"more edges" control), the same network with learned per-layer edge gates (ATL), and ATL with
+FiLM-guided distillation from a BiGRU masked sequence model (ATL-FGD), against ViennaRNA's
+classical inverse folding and random design. Checked: ATL beats static kNN on recovery and on
+the base-pair F1 of the refolded designs; distillation adds recovery; ATL-FGD ranks first.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.baselines.knn_message_passing import KnnMPNN
+from claimbench.baselines.rna_inverse_fold import RNAInverseFold
+from claimbench.checks import Better, NotRun, Rank, Value
+from claimbench.datasets.folded_rna import NUC, FoldedRNAFamilies, bp_f1, fold
+from claimbench.methods.atl_fgd_rna import ATLFGD
+
+
+def _recovery(inst, out):
+    return float(np.mean([np.mean([a == b for a, b in zip(d, s)])
+                          for d, s in zip(out["designs"], inst.truth["seq"])]))
+
+
+def _macro_f1(inst, out):
+    from sklearn.metrics import f1_score
+
+    y = [c for s in inst.truth["seq"] for c in s]
+    p = [c for d in out["designs"] for c in d]
+    return float(f1_score(y, p, labels=list(NUC), average="macro", zero_division=0))
+
+
+def _bp_f1(inst, out):
+    return float(np.mean([bp_f1(fold(d), t) for d, t in zip(out["designs"],
+                                                           inst.truth["structure"])]))
+
+
+METRICS = (
+    Metric("recovery", _recovery, True,
+           "mean fraction of positions where the design equals the native sequence"),
+    Metric("macro_f1", _macro_f1, True,
+           "Macro-F1 over the four nucleotides, pooled over all test positions"),
+    Metric("bp_f1", _bp_f1, True,
+           "mean base-pair F1 of the ViennaRNA MFE fold of the design against the target"),
+    output_metric("edges_kept", higher_is_better=False,
+                  description="fraction of candidate edges with gate > 0.5 (1 for static kNN)"),
+    output_metric("teacher_acc", higher_is_better=True,
+                  description="training accuracy of the BiGRU masked-LM teacher (FGD only)"),
+    output_metric("time_s", description="wall time of the run (training and design), seconds"),
+)
+
+STATIC = "knn_mpnn"
+STATIC16 = "knn_mpnn[k=16]"
+ATL = "atl"
+FGD = "atl_fgd"
+SHUF = "atl_fgd[mutant=shuffled_teacher]"
+INV = "rna_inverse_fold"
+RAND = "random_design"
+
+
+def _methods(**train) -> tuple:
+    return (cfg(ATLFGD, label=FGD, **train),
+            cfg(ATLFGD, label=ATL, fgd=False, **train),
+            cfg(ATLFGD, label=SHUF, mutant="shuffled_teacher", **train),
+            cfg(KnnMPNN, label=STATIC, **train),
+            cfg(KnnMPNN, label=STATIC16, k=16, **train),
+            cfg(RNAInverseFold, label=INV),
+            cfg(RNAInverseFold, label=RAND, search=False))
+
+
+_STATIC_Q = ("\"Existing structure-to-sequence frameworks largely rely on static k-nearest neighbor "
+             "graphs and rigid message passing schemes, which fail to capture the flexible and "
+             "heterogeneous nature of RNA geometry\"; \"our approach achieves significant "
+             "improvements in both sequence recovery and structural fidelity\"")
+_FGD_Q = ("\"FGD bridges structural and sequence representations via feature-wise linear "
+          "modulation, softly transferring the semantic knowledge from RNA foundation models\"")
+
+BENCHMARK = Benchmark(
+    slug="atl_fgd_rna",
+    paper=Paper(
+        title="Learning Adaptive Topology with FiLM-Guided Distillation for Tertiary "
+              "Structure-Based RNA Design",
+        arxiv="",
+        url="https://icml.cc/virtual/2026/poster/66170",
+        version="ICML 2026 poster abstract (no arXiv copy, body, tables or code found)",
+    ),
+    area="llm_agents",
+    fidelity="proxy",
+    fidelity_note=("The paper designs sequences for PDB tertiary structures (RDesign-style "
+                   "benchmarks) with a GNN and an RNA foundation-model teacher; here ViennaRNA "
+                   "MFE secondary structures of generated sequence families, as noisy 2-D "
+                   "layouts, a 3-layer width-32 network trained for ~80 Adam steps, and a "
+                   "BiGRU masked LM trained on the same sequences as the teacher. The gating, "
+                   "FiLM and distillation forms are reconstructed from the abstract. Only the "
+                   "directions of the comparisons carry over, never the numbers."),
+    methods=(ATLFGD,),
+    baselines=(KnnMPNN, RNAInverseFold),
+    datasets=(FoldedRNAFamilies,),
+    metrics=METRICS,
+    primary_metric="recovery",
+    claims=(
+        Claim(id="c1_atl_beats_static_recovery", where="abstract",
+              text="adaptive topology beats static kNN message passing on sequence recovery",
+              paper_value=_STATIC_Q,
+              check=Better(method=ATL, baseline=STATIC, metric="recovery"),
+              source="paper", foils=(STATIC16, RAND),
+              foil_note="A static kNN graph with the ATL candidate degree (k = 16) has more "
+                        "edges but no learned topology; random design ignores the structure. "
+                        "Both must fail to beat static k = 8.",
+              note="ATL without FGD against the static k = 8 network, paired per training run "
+                   "(seed); any positive shift (margin 0)."),
+        Claim(id="c2_atl_beats_static_bp_f1", where="abstract; research note checks",
+              text="adaptive topology beats static kNN on structural fidelity (refold bp-F1)",
+              paper_value=_STATIC_Q,
+              check=Better(method=ATL, baseline=STATIC, metric="bp_f1"),
+              source="paper", foils=(STATIC16, RAND),
+              foil_note="As c1, on the base-pair F1 of the ViennaRNA refold.",
+              note="Structural fidelity instantiated as the base-pair F1 of RNA.fold(design) "
+                   "against the target structure (the paper's fidelity metric is 3-D)."),
+        Claim(id="c3_fgd_adds_recovery", where="abstract; research note checks",
+              text="FiLM-guided distillation adds at least 1 point of recovery to ATL",
+              paper_value=_FGD_Q,
+              check=Better(method=FGD, baseline=ATL, metric="recovery", margin=0.01),
+              source="derived", foils=(SHUF, STATIC16),
+              foil_note="The shuffled-teacher mutant distils misaligned teacher features; the "
+                        "static k = 16 network has no distillation: neither may add 1 point.",
+              note="Margin 0.01 (one recovery point) is the research note's proposal; the "
+                   "abstract gives no number."),
+        Claim(id="c4_atl_fgd_best_recovery", where="abstract",
+              text="ATL-FGD achieves the best sequence recovery",
+              paper_value="\"our approach achieves significant improvements in both sequence "
+                          "recovery and structural fidelity\"",
+              check=Rank(method=FGD, metric="recovery", k=1),
+              source="paper", foils=(ATL, SHUF),
+              foil_note="ATL without distillation and the shuffled-teacher mutant must not "
+                        "rank first while ATL-FGD is in the field.",
+              note="Friedman over runs, then Holm-corrected signed-rank tests against every "
+                   "other method of the grid."),
+        Claim(id="c5_atl_fgd_beats_static_bp_f1", where="abstract",
+              text="ATL-FGD improves structural fidelity over static kNN message passing",
+              paper_value=_STATIC_Q,
+              check=Better(method=FGD, baseline=STATIC, metric="bp_f1"),
+              source="paper", foils=(STATIC16, RAND),
+              foil_note="As c2.",
+              note="Base-pair F1 of the ViennaRNA refold; margin 0."),
+        Claim(id="c6_atl_fgd_beats_static_macro_f1", where="research note (metrics)",
+              text="ATL-FGD improves Macro-F1 over static kNN message passing",
+              paper_value="research note: metrics \"recovery, Macro-F1, and base-pair F1\"; "
+                          "abstract: \"significant improvements\"",
+              check=Better(method=FGD, baseline=STATIC, metric="macro_f1"),
+              source="derived", foils=(STATIC16, RAND),
+              foil_note="As c1, on Macro-F1 over nucleotides.",
+              note="Macro-F1 is RDesign's second metric; margin 0."),
+        Claim(id="c7_atl_prunes_edges", where="abstract",
+              text="ATL learns a sparser, data-driven topology than its candidate kNN graph",
+              paper_value="\"enabling the model to construct data-driven, layer-adaptive "
+                          "graphs\"",
+              check=Value(method=ATL, metric="edges_kept", hi=0.9),
+              source="derived", foils=(STATIC16,),
+              foil_note="The static k = 16 graph keeps every candidate edge (1.0).",
+              note="Derived threshold: on average at least 10% of the candidate edges have "
+                   "gate <= 0.5 (mean over runs, t-interval)."),
+        Claim(id="c8_beats_classical_recovery", where="research note (baselines)",
+              text="learned design recovers native sequences far better than classical "
+                   "inverse folding",
+              paper_value="research note: baselines RDesign, PiFold, StructGNN, ...; learned "
+                          "structure-to-sequence models report recovery far above "
+                          "secondary-structure inverse folding",
+              check=Better(method=FGD, baseline=INV, metric="recovery", margin=0.05),
+              source="derived", foils=(RAND,),
+              foil_note="Random design must not exceed RNAinverse's recovery by 5 points.",
+              note="Sanity check of the proxy: RNAinverse reaches the target fold but not the "
+                   "native sequence; margin 5 recovery points (derived)."),
+        Claim(id="c9_tertiary_benchmark", where="abstract (experiments)",
+              text="significant improvements on tertiary structure-based RNA design benchmarks",
+              paper_value="\"Extensive experiments on tertiary structure-based RNA design "
+                          "benchmarks demonstrate that our approach achieves significant "
+                          "improvements\"",
+              check=NotRun(method=FGD,
+                           reason="needs the PDB-derived tertiary-structure benchmarks "
+                                  "(RDesign data) and a pretrained RNA foundation model as "
+                                  "teacher; neither ships here, and the paper's table numbers "
+                                  "are not public (abstract only)"),
+              source="paper"),
+    ),
+    grids={
+        "smoke": Grid(datasets=sweep(FoldedRNAFamilies, n_families=[3], train_per_family=[6],
+                                     test_per_family=[2]),
+                      seeds=2, methods=_methods(epochs=1, hidden=8, n_layers=1),
+                      note="one epoch of a width-8 one-layer network: plumbing only"),
+        "quick": Grid(datasets=sweep(FoldedRNAFamilies, n_families=[8]), seeds=8,
+                      methods=_methods(epochs=20, batch_size=32, n_layers=3, lr=3e-3),
+                      note="8 families x (16 train + 4 test) structures of 30-50 nt; 3-layer "
+                           "width-32 networks, 20 epochs (~80 Adam steps) per run; 8 runs"),
+        "full": Grid(datasets=sweep(FoldedRNAFamilies, n_families=[40], train_per_family=[75],
+                                    test_per_family=[12], len_lo=[40], len_hi=[100]),
+                     seeds=5, methods=_methods(epochs=100, hidden=128, n_layers=4),
+                     note="the note's scale: 3k train / ~500 test structures of 40-100 nt, "
+                          "4-layer width-128 networks; roughly 2 CPU-hours"),
+    },
+    description=__doc__.split("\n\n")[1].replace("\n", " "),
+)
