@@ -270,3 +270,10 @@ def test_store_migrates_schema_1_and_keeps_rows(tmp_path):
     with Store(path) as st:
         rows = st.rows("modeltoy")
         assert len(rows) == n and all(r["model"] == "" for r in rows)
+
+
+def test_a_model_field_of_another_meaning_is_left_alone():
+    from claimbench.baselines.joint_training import JointTraining  # model = "quadratic"
+    from claimbench.models import model_field
+
+    assert model_field(JointTraining) is None and model_field(mb.AskModel) is not None

@@ -191,10 +191,18 @@ def is_capable(spec: str | None) -> bool:
 
 
 # -- methods and benchmarks with a model field -----------------------------------------------------
+def is_spec_string(value: Any) -> bool:
+    return isinstance(value, str) and (value == "minilm" or value.startswith(
+        tuple(f"{b}:" for b in BACKENDS if b != "minilm")))
+
+
 def model_field(cls: type) -> dataclasses.Field | None:
+    """The field holding a model spec: named ``model`` with a spec as its default (a field
+    ``model = "quadratic"`` of some other meaning is not one)."""
     if not dataclasses.is_dataclass(cls):
         return None
-    return next((f for f in dataclasses.fields(cls) if f.name == "model"), None)
+    f = next((f for f in dataclasses.fields(cls) if f.name == "model"), None)
+    return f if f is not None and is_spec_string(f.default) else None
 
 
 def spec_of(config) -> str | None:
