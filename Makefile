@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 JOBS    ?= 2
 
-.PHONY: install test perf report smoke clean
+.PHONY: install tools test perf report smoke clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+tools:  # Debian packages of the external programs (Octave, ngspice, cross gcc, qemu-user)
+	./scripts/install-tools.sh
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q tests --ignore=tests/perf

@@ -30,6 +30,7 @@ def _modules() -> list[ModuleType]:
         dp_ridge,
         e3_tensor_uq,
         eefp_early_exit,
+        embodiedact,
         eob_benchmark,
         fafo,
         ftrl_potential,
@@ -49,6 +50,7 @@ def _modules() -> list[ModuleType]:
         protot,
         puma,
         qk_symmetric,
+        qm_libbench,
         rtinfer_sim,
         ruleplanner,
         sardi,
@@ -82,7 +84,9 @@ def _modules() -> list[ModuleType]:
             sardi,
             unimrg,
             a_memguard,
-            atl_fgd_rna]
+            atl_fgd_rna,
+            qm_libbench,
+            embodiedact]
 
 
 _CACHE: dict[str, ModuleType] | None = None
