@@ -15,6 +15,7 @@ def _modules() -> list[ModuleType]:
         a_memguard,
         action_space,
         adam_degenerate,
+        analogverifier,
         atl_fgd_rna,
         autobidding_raic,
         bandit_ot,
@@ -86,7 +87,8 @@ def _modules() -> list[ModuleType]:
             a_memguard,
             atl_fgd_rna,
             qm_libbench,
-            embodiedact]
+            embodiedact,
+            analogverifier]
 
 
 _CACHE: dict[str, ModuleType] | None = None
