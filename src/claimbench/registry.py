@@ -54,6 +54,7 @@ def _modules() -> list[ModuleType]:
         qm_libbench,
         rtinfer_sim,
         ruleplanner,
+        sage_nas,
         sardi,
         sgg_dp,
         shapleig,
@@ -88,7 +89,8 @@ def _modules() -> list[ModuleType]:
             atl_fgd_rna,
             qm_libbench,
             embodiedact,
-            analogverifier]
+            analogverifier,
+            sage_nas]
 
 
 _CACHE: dict[str, ModuleType] | None = None
