@@ -8,6 +8,13 @@ predictor probe. Searchers: random search, regularized evolution, zero-cost-prox
 evaluator-guided SAGE loop (scripted agent; its ablations) and the LLM-agent arm through the
 model adapter. Checked: the evaluator's rank correlation with test accuracy, fusion against
 each single modality, and true evaluations to a target accuracy against regularized evolution.
+
+Changes made after results were seen (2026-12-03, before any report was committed): the
+table's training schedule went from constant-rate Adam (global-pool head) to a one-cycle
+schedule (2x2-pool head) because accuracies were mostly initialisation noise (Kendall tau
+between two initialisation seeds 0.08-0.19, now 0.68); this flipped c1 from not_reproduced
+to reproduced. c2b (against synflow) was added after the first quick run showed synflow, not
+NASWOT, to be the strongest single proxy.
 """
 from __future__ import annotations
 
