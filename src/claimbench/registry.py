@@ -40,6 +40,7 @@ def _modules() -> list[ModuleType]:
         gnnmim,
         ibal_marl,
         ideal_attribution,
+        inslen,
         isa_sparse_attn,
         kde_kernel_linalg,
         local_redundancy,
@@ -90,7 +91,8 @@ def _modules() -> list[ModuleType]:
             qm_libbench,
             embodiedact,
             analogverifier,
-            sage_nas]
+            sage_nas,
+            inslen]
 
 
 _CACHE: dict[str, ModuleType] | None = None
