@@ -8,6 +8,13 @@ scores each mentioned object; AUROC separates real from hallucinated mentions (r
 as in the authors' evaluation). The unit of replication is one trained model (a seed). Mutants:
 InsLen's own components (ablation) and InsLen with the instruction lens read from another
 scene (foil).
+
+Change made after results were seen (2026-12-03, before any report was committed): every answer
+now opens with a fixed DESC token. In the first design the first caption token was an object,
+which made GLSIM's global term exactly 1 on first mentions and the instruction lens at the last
+instruction token the model's own first output (in LLaVA an object is never the first answer
+token). First-run AUROC: inslen 0.596, glsim 0.588, instruction_prob 0.621, token_prob 0.752;
+c2 and c5 were reproduced then, c2 is not_reproduced and c5 inconclusive now.
 """
 from __future__ import annotations
 
