@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from .api import Benchmark, Config, Method
 from .errors import UserError, suggest as _suggest
-from .models import model_field
+from .models import model_field, with_model
 from .grid import Cell, expand, stable_hash, stable_json
 from .provenance import ROOT, capture, file_hash
 
@@ -115,8 +115,6 @@ def select_cells(bench: Benchmark, grid: str, *, methods: Sequence[str] = (),
                  model: str | None = None) -> list[Cell]:
     """The cells of ``grid`` (optionally some methods, datasets, a seed count); ``model`` puts a
     model spec in every method that has a ``model`` field (see :mod:`claimbench.models`)."""
-    from .models import with_model
-
     bench = with_model(bench, model)
     g = bench.grids[grid]
     mcfgs = list(bench.method_configs(g))
