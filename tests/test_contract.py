@@ -11,7 +11,7 @@ import pytest
 from claimbench import registry
 from claimbench.api import FIDELITIES, SOURCES, Benchmark
 from claimbench.checks import NotRun, methods_named
-from claimbench.claims import evaluate_benchmark, subject_of
+from claimbench.claims import design, evaluate_benchmark, subject_of
 from claimbench.lock import LOCK_NAME, read_lock, unamended
 from claimbench.papers import AREAS, BY_SLUG
 from claimbench.runner import execute_plan, plan, select_cells
@@ -70,12 +70,55 @@ def test_every_claim_has_a_source_and_foils_in_every_grid(slug):
         if isinstance(claim.check, NotRun):
             assert claim.check.reason and not claim.foils, f"{claim.id}: not_run needs a reason, no foils"
             continue
-        assert claim.foils, f"{claim.id}: no foils"
         for g, labels in grids.items():
             assert subject in labels, f"{claim.id}: subject {subject!r} not in the {g} grid"
             for f in claim.foils:
                 assert f != subject and f in labels, \
                     f"{claim.id}: foil {f!r} not in the {g} grid {sorted(labels)}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_foils_can_be_foils(slug):
+    """No foil the check already names in another role (it would compare with itself), and no
+    mutant whose class and parameters equal the subject's."""
+    b = BENCHES[slug]
+    for claim in b.claims:
+        assert not design.role_conflicts(claim), (
+            f"{claim.id}: foils {design.role_conflicts(claim)} are already named by the check in "
+            "another role (Y against Y): name the foil its wording calls for, or none")
+        assert not design.equal_mutants(b, claim), (
+            f"{claim.id}: foils {design.equal_mutants(b, claim)} equal the subject's config")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_claims_in_the_abstract_are_the_papers(slug):
+    """A claim placed in the abstract is source='paper' (or ours by construction)."""
+    b = BENCHES[slug]
+    bad = [c.id for c in b.claims if design.misplaced(c)]
+    assert not bad, f"{bad}: placed in the abstract, so source='paper' (or basis='construction')"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_statistical_claim_can_be_decided_on_the_quick_grid(slug):
+    """The smallest p-value the quick grid's units allow reaches the claim's worst-case Holm
+    level; otherwise enlarge the grid, decide it on full only (Claim.grids) or make it Exact."""
+    bad = design.undecidable(BENCHES[slug])
+    assert not bad, "; ".join(f"{cid}: p >= {floor:.3g} at best, Holm level {level:.3g}"
+                              for cid, floor, level in bad)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_premises_and_headlines_are_well_formed(slug):
+    b = BENCHES[slug]
+    metrics = {m.name for m in b.metrics}
+    labels = {c.label for c in b.method_configs(b.grids["quick"])}
+    for p in b.premises:
+        assert not isinstance(p.check, NotRun), f"premise {p.id}: a premise must be checkable"
+        assert p.check.metric in metrics, f"premise {p.id}: metric {p.check.metric!r} unknown"
+        for m in methods_named(p.check):
+            assert m in labels, f"premise {p.id}: method {m!r} not in the quick grid"
+    for h in b.headlines:
+        assert len(h.quote) >= 8, f"headline {h.quote!r}: quote the abstract's words"
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -152,6 +152,10 @@ class Paper:
 
 
 SOURCES = ("paper", "derived")
+# How a claim can hold: by measurement ("empirical"), or by our own construction ("construction":
+# a formula we wrote, a parameter we set, an identity the code enforces, a harness self-test),
+# which is never counted as the paper's claim reproduced.
+BASES = ("empirical", "construction")
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,34 @@ class Claim:
     # True when only a capable language model can make the claim hold: judged with a tiny:
     # model (the default) its verdict is not_run ("needs a capable model; run with --model")
     needs_capable_model: bool = False
+    basis: str = "empirical"  # or "construction" (then source must be "derived"); see BASES
+    # Grids on which the claim can be decided (() = every grid); on the others it is not_run
+    # with the reason "decided on the <grid> grid only" (a design whose units cannot decide it).
+    grids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Premise:
+    """A positive control: a check (any kind but NotRun) that the setting must pass before the
+    claims it gates can be read: a baseline above chance, a baseline not saturated, the
+    phenomenon the paper addresses present. Judged at the unadjusted level, without foils and
+    outside the Holm family; a premise that is not shown (any verdict but reproduced) makes its
+    claims ``premise_failed``. Locked with the claims."""
+
+    id: str
+    text: str  # what must hold, in words
+    check: Any
+    claims: tuple[str, ...] = ()  # ids of the claims it gates; () = every claim of the benchmark
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A checkable statement of the paper's abstract (``quote``: its words, verbatim) and the ids
+    of the claims that check it (a not_run claim with its reason counts as mapped)."""
+
+    quote: str
+    claims: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -191,6 +223,11 @@ class Amendment:
     what: str  # what changed
     why: str  # why
     results_seen: bool  # whether results of the changed claims had been seen before the change
+    # A harness rule applied to every benchmark alike ("issue 26: Y-vs-Y foils removed"), not a
+    # choice made for these claims: with it, results_seen does not make the claims post hoc.
+    # Only what a rule mandates may carry it (sources by placement, foils that cannot fail
+    # removed, exact kinds, quotes); a threshold, seed, grid or foil chosen anew may not.
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -216,6 +253,8 @@ class Benchmark:
     # any test, so evaluation instances never count as replicates.
     unit: tuple[str, ...] = ()
     amendments: tuple[Amendment, ...] = ()  # changes to locked claims, oldest first
+    premises: tuple[Premise, ...] = ()  # positive controls the claims they gate need
+    headlines: tuple[Headline, ...] = ()  # the abstract's checkable statements -> claim ids
 
     def __post_init__(self) -> None:
         if self.fidelity not in FIDELITIES:
@@ -231,6 +270,25 @@ class Benchmark:
             if c.subject and c.subject in c.foils:
                 raise ValueError(f"{self.slug}: claim {c.id} names its subject {c.subject!r} "
                                  f"as a foil")
+            if c.basis not in BASES:
+                raise ValueError(f"{self.slug}: claim {c.id} basis {c.basis!r} not in {BASES}")
+            if c.basis == "construction" and c.source != "derived":
+                raise ValueError(f"{self.slug}: claim {c.id} holds by construction, so its "
+                                 f"source must be 'derived' (it is {c.source!r})")
+            for g in c.grids:
+                if g not in GRID_NAMES:
+                    raise ValueError(f"{self.slug}: claim {c.id} grid {g!r} not in {GRID_NAMES}")
+        ids = {c.id for c in self.claims}
+        for p in self.premises:
+            unknown = [cid for cid in p.claims if cid not in ids]
+            if unknown or p.id in ids:
+                raise ValueError(f"{self.slug}: premise {p.id} gates unknown claims {unknown} "
+                                 f"or shares an id with a claim (claims: {sorted(ids)})")
+        for h in self.headlines:
+            unknown = [cid for cid in h.claims if cid not in ids]
+            if unknown:
+                raise ValueError(f"{self.slug}: headline {h.quote[:40]!r} maps to unknown "
+                                 f"claims {unknown} (claims: {sorted(ids)})")
 
     # -- lookups -----------------------------------------------------------------
     def metric(self, name: str) -> Metric:

@@ -206,7 +206,35 @@ class NotRun:
     kind: str = "not_run"
 
 
-CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank, SlopeDiff, BetterDiff, Growth, NotRun)
+@dataclass(frozen=True)
+class Exact:
+    """A deterministic result (an identity, a closed form, an exact count): *every* unit's value
+    of ``metric`` lies in [lo, hi] (inclusive), or within ``tol`` of ``target`` (relative to
+    |target| when ``rel``). No statistics: one violating unit refutes it, and it takes no place
+    in the paper's Holm family. ``tol`` is the declared numerical tolerance (floating point,
+    solver accuracy), never a statistical margin."""
+
+    method: str
+    metric: str
+    lo: float | None = None
+    hi: float | None = None
+    target: float | None = None
+    tol: float = 0.0
+    rel: bool = False
+    where: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "exact"
+
+    def bounds(self) -> tuple[float, float]:
+        if self.target is not None:
+            width = abs(self.target) * self.tol if self.rel else self.tol
+            return self.target - width, self.target + width
+        lo = float("-inf") if self.lo is None else self.lo - self.tol
+        hi = float("inf") if self.hi is None else self.hi + self.tol
+        return lo, hi
+
+
+CHECK_TYPES = (Better, Value, Ratio, Slope, Equivalent, Rank, SlopeDiff, BetterDiff, Growth, Exact,
+               NotRun)
 
 
 def subject_role(check) -> str:
@@ -233,3 +261,12 @@ def methods_named(check) -> tuple[str, ...]:
     if isinstance(check, Rank):
         return (check.method, *(check.among or ()))
     return (check.method,)
+
+
+def other_roles(check, subject: str) -> tuple[str, ...]:
+    """The methods a check names besides its subject: a foil that is one of them would compare
+    with itself (Y against Y) and fail by construction."""
+    named = methods_named(check)
+    if isinstance(check, SlopeDiff) and not check.other:
+        named = ()  # one method in two scopes: the foil replaces both
+    return tuple(dict.fromkeys(m for m in named if m != subject))

@@ -38,6 +38,10 @@ def declaration(claim: Claim) -> dict:
            "foils": sorted(claim.foils), "source": claim.source}
     if claim.needs_capable_model:  # only when set, so that older locks keep their hashes
         out["needs_capable_model"] = True
+    if claim.basis != "empirical":
+        out["basis"] = claim.basis
+    if claim.grids:
+        out["grids"] = sorted(claim.grids)
     return out
 
 

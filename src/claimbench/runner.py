@@ -17,7 +17,7 @@ from .api import Benchmark, Config, Method
 from .errors import UserError, suggest as _suggest
 from .models import model_field, with_model
 from .grid import Cell, expand, stable_hash, stable_json
-from .provenance import ROOT, capture, file_hash
+from .provenance import ROOT, capture, cell_hash, file_hash
 
 # A cell whose stored status is one of these is not re-run unless forced: they are
 # properties of the code. timeout, crashed and oom depend on the machine and limits.
@@ -64,6 +64,12 @@ def source_files(obj: type | ModuleType) -> dict[str, str]:
 
 def cell_files(bench_module: ModuleType, cell: Cell) -> dict[str, str]:
     files = dict(source_files(bench_module))
+    path = getattr(bench_module, "__file__", None)
+    if path:  # the module's claims do not key its cells (provenance.cell_hash)
+        try:
+            files[str(Path(path).resolve().relative_to(ROOT))] = cell_hash(path)
+        except ValueError:
+            pass
     files.update(source_files(cell.dataset.cls))
     files.update(source_files(cell.method.cls))
     return files
