@@ -176,3 +176,13 @@ def test_loading_the_registry_imports_no_heavy_package():
             " if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_paper_claims_in_the_abstract_quote_it(slug):
+    """Every paper claim placed in the abstract quotes the ICML abstract's words verbatim (and
+    headlines are its words)."""
+    from claimbench.quotes import misquoted
+
+    bad = misquoted(BENCHES[slug])
+    assert not bad, "; ".join(f"{cid}: {why}" for cid, why in bad)

@@ -150,6 +150,8 @@ def cmd_claims(args) -> int:
     from .store import Store, default_store_path
 
     from .claims import resolve_label
+    from .lock import read_lock, verdicts_before
+    from .provenance import ROOT
 
     slugs = args.slugs or None
     benches = [_bench(s) for s in slugs] if slugs else list(_registry().values())
@@ -159,9 +161,11 @@ def cmd_claims(args) -> int:
         results = []
         for b in benches:
             b = _with_model(b, args.model)
-            rows = grid_rows(b, store.rows(b.slug), args.grid)[1]
+            grid, rows = grid_rows(b, store.rows(b.slug), args.grid)
             label = resolve_label(rows, args.as_method, b.slug) if args.as_method else None
-            results.append(evaluate_benchmark(b, rows, as_method=label))
+            before = verdicts_before(b, read_lock(ROOT / "reports" / b.slug))
+            results.append(evaluate_benchmark(b, rows, as_method=label, grid=grid,
+                                              before=before))
     print(format_claims(results, args.format))
     return 0
 

@@ -152,14 +152,27 @@ HOW_TO_READ = (
     "Rows are aggregated to the unit of replication before any test.")
 
 
-def verdict_summary(counts: dict[str, int]) -> str:
-    def of(src: str) -> str:
-        total = sum(n for k, n in counts.items() if k.startswith(f"{src}:"))
-        return f"{counts.get(f'{src}:reproduced', 0)} of {total}"
+def _of(counts: dict[str, int], src: str) -> str:
+    total = sum(n for k, n in counts.items() if k.startswith(f"{src}:"))
+    return f"{counts.get(f'{src}:reproduced', 0)} of {total}"
 
+
+def verdict_summary(counts: dict[str, int]) -> str:
+    """Pre-registered claims first (paper and derived apart); post hoc claims, checks that hold
+    by construction and the reasons for not_discriminating after."""
     rest = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v) and v != "reproduced")
-    return (f"paper claims reproduced: {of('paper')}; derived checks passed: {of('derived')}"
-            + (f"; {rest}" if rest else ""))
+    text = (f"pre-registered paper claims reproduced: {_of(counts, 'paper')}; derived checks "
+            f"passed: {_of(counts, 'derived')}")
+    built = sum(n for k, n in counts.items() if k.startswith("construction:"))
+    if built:
+        text += f" ({counts.get('construction:reproduced', 0)} of {built} hold by construction)"
+    post = sum(n for k, n in counts.items() if k.startswith("post_hoc:"))
+    if post:
+        text += f"; post hoc (amended after results were seen, counted apart): {_of(counts, 'post_hoc')}"
+    why = ", ".join(f"{n} {k.split(':', 1)[1]}" for k, n in sorted(counts.items())
+                    if k.startswith("not_discriminating:"))
+    return text + (f"; all claims: {rest}" if rest else "") + (
+        f" (not_discriminating: {why})" if why else "")
 
 
 def _foils_md(r: ClaimResult) -> str:
@@ -182,19 +195,27 @@ def paper_vs_ours_md(bench: Benchmark, results: list[ClaimResult], stamp: str) -
              + (md_escape(", ".join(bench.unit)) + " and seed (rows averaged within a unit)"
                 if bench.unit else "one cell (dataset config, seed)") + ".", "",
              md_escape(stamp), ""]
+    lines = lines[:2] + headlines_md(bench, results) + lines[2:]
     lines.append(md_escape(verdict_summary(count_verdicts(results))))
     lines.append("")
     header = ["claim", "source", "where", "paper says", "paper's number", "ours [CI]", "n",
-              "check", "alpha", "verdict", "foils"]
-    body = [[r.claim, r.source or "—", r.where, r.text, r.paper_value or "—", r.ours,
-             str(r.n) if r.n else "—", f"{r.kind}: {r.threshold}", _fmt(r.alpha), r.verdict,
-             _foils_md(r)]
+              "check", "alpha", "verdict", "why", "foils"]
+    body = [[r.claim, (r.source or "—") + (" (by construction)" if r.basis == "construction"
+                                           else ""),
+             r.where, r.text, r.paper_value or "—", r.ours,
+             str(r.n) if r.n else "—", f"{r.kind}: {r.threshold}", _fmt(r.alpha),
+             r.verdict + (f" (post hoc; before: {r.verdict_before or 'not recorded'})"
+                          if r.post_hoc else ""), r.reason or "—", _foils_md(r)]
             for r in results]
-    lines += [md_table(header, body), "", "## Details", ""]
+    lines += [md_table(header, body), ""]
+    lines += premises_md(bench, results)
+    lines += ["## Details", ""]
     for r in results:
         extra = f" p = {r.p_value:.3g}" if r.p_value is not None else ""
         extra += f", Holm-adjusted {r.p_holm:.3g}" if r.p_holm is not None else ""
-        foils = "; ".join(f"{f.foil}: {f.verdict}, {f.ours}" for f in r.foils)
+        foils = "; ".join(f"{f.foil}: {f.verdict}, {f.ours}" + (f" ({f.note}: no evidence)"
+                                                                  if f.note else "")
+                          for f in r.foils)
         lines.append(f"- **{md_escape(r.claim)}** ({md_escape(r.verdict)}): {md_escape(r.detail)}."
                      f"{md_escape(extra)}" + ("." if extra else "")
                      + (f" Foils: {md_escape(foils)}." if foils else "")
@@ -204,6 +225,42 @@ def paper_vs_ours_md(bench: Benchmark, results: list[ClaimResult], stamp: str) -
     return "\n".join(lines) + "\n"
 
 
+def headlines_md(bench: Benchmark, results: list[ClaimResult]) -> list[str]:
+    """The abstract's checkable statements and the claims that check them: what a reader should
+    see first, including what was left out."""
+    from .claims.coverage import coverage_text, headline_rows
+
+    if not bench.headlines:
+        return ["## The abstract's statements", "",
+                "Headlines not yet declared for this paper: which of the abstract's statements "
+                "the claims below check is not stated.", ""]
+    return ["## The abstract's statements", "",
+            f"Headlines checked: {coverage_text(bench)} (a not_run claim with its reason counts "
+            "as checked).", "",
+            md_table(["the abstract says", "claims", "verdicts"], headline_rows(bench, results)),
+            ""]
+
+
+def premises_md(bench: Benchmark, results: list[ClaimResult]) -> list[str]:
+    """Positive controls: what the setting must show before its claims can be read."""
+    if not bench.premises:
+        return []
+    seen = {}
+    for r in results:
+        for g in r.premises:
+            seen[g.premise] = g
+    gated = {p.id: [r.claim for r in results if any(g.premise == p.id for g in r.premises)]
+             for p in bench.premises}
+    body = [[p.id, p.text, seen[p.id].ours if p.id in seen else "—",
+             seen[p.id].threshold if p.id in seen else "—",
+             seen[p.id].verdict if p.id in seen else "—", ", ".join(gated[p.id]) or "—"]
+            for p in bench.premises]
+    return ["## Premises (positive controls)", "",
+            "Judged at the unadjusted level without foils; a claim whose premise is not shown is "
+            "`premise_failed`.", "",
+            md_table(["premise", "must hold", "ours", "check", "verdict", "gates"], body), ""]
+
+
 def amendments_md(bench: Benchmark) -> list[str]:
     if not bench.amendments:
         return []
@@ -211,9 +268,11 @@ def amendments_md(bench: Benchmark) -> list[str]:
            "Changes to claims after their report was committed (claims are locked: "
            f"`reports/{bench.slug}/claims.lock.json`).", ""]
     for a in bench.amendments:
+        kind = (f"a harness rule applied to every benchmark ({a.rule}): pre-registration kept"
+                if a.rule else ("post hoc" if a.results_seen else "before results"))
         out.append(f"- **{md_escape(a.date)}** ({md_escape(', '.join(a.claims))}): "
                    f"{md_escape(a.what)}. Why: {md_escape(a.why)}. Results seen before the "
-                   f"change: {'yes' if a.results_seen else 'no'}.")
+                   f"change: {'yes' if a.results_seen else 'no'} ({md_escape(kind)}).")
     return out
 
 
@@ -259,18 +318,30 @@ def results_csv(bench: Benchmark, summ: dict) -> str:
     return buf.getvalue()
 
 
+def judge(bench: Benchmark, rows: list[dict], grid: str | None, folder: Path | None = None
+          ) -> list[ClaimResult]:
+    """The claims judged on one grid's rows, post hoc claims with their verdicts before (from
+    the committed lock in ``folder``, default ``reports/<slug>``)."""
+    from .lock import read_lock, verdicts_before
+    from .provenance import ROOT
+
+    lock = read_lock(folder or ROOT / "reports" / bench.slug)
+    return evaluate_benchmark(bench, rows, grid=grid, before=verdicts_before(bench, lock))
+
+
 def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tuple]:
     from .plots import plot_benchmark
 
-    rows = grid_rows(bench, store.rows(bench.slug))[1]
+    grid, rows = grid_rows(bench, store.rows(bench.slug))
     folder = out / bench.slug
-    lock = write_lock(bench, folder)  # refuses, before anything is written, unamended changes
+    results = judge(bench, rows, grid, folder)
+    # refuses, before anything is written, unamended changes
+    lock = write_lock(bench, folder, {r.claim: r.verdict for r in results})
     for old in folder.glob("*.png"):
         old.unlink()
     prov = _provenance(store, rows)
     stamp = _stamp(prov)
     summ = summaries(bench, rows)
-    results = evaluate_benchmark(bench, rows)
     files = {
         "leaderboard.md": leaderboard_md(bench, summ, stamp),
         "paper_vs_ours.md": paper_vs_ours_md(bench, results, stamp),
@@ -286,17 +357,22 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tup
     return written, (bench, results, summ, [p.name for p in plots], prov, stamp)
 
 
-SUMMARY_COLS = ("not_discriminating", "inconclusive", "not_reproduced")
+SUMMARY_COLS = ("not_discriminating", "premise_failed", "inconclusive", "not_reproduced")
 
 
 def index_md(verdicts: dict[str, dict[str, int]], benches: dict[str, Benchmark]) -> str:
     lines = ["# claimbench reports", "",
              "One row per paper of the suite. Verdict counts come from the committed quick-grid "
              "runs; `make report` regenerates everything here from the results store. Paper "
-             "claims (stated by the paper) and derived checks (ours) are counted apart; a claim "
-             "that one of its foils also passes is `not_discriminating`, never reproduced.", ""]
-    header = (["area", "paper", "slug", "fidelity", "paper claims reproduced",
-               "derived checks passed"] + list(SUMMARY_COLS) + ["other", "report"])
+             "claims (stated by the paper) and derived checks (ours) are counted apart, and "
+             "only pre-registered claims count: a claim amended after its results were seen is "
+             "counted under post hoc. A claim is reproduced only when a foil was refuted and none "
+             "passes (otherwise `not_discriminating`), and only when its premises (positive "
+             "controls) hold (otherwise `premise_failed`). Headlines checked: the abstract's "
+             "statements mapped to claims.", ""]
+    header = (["area", "paper", "slug", "fidelity", "headlines checked",
+               "paper claims reproduced", "derived checks passed", "post hoc reproduced"]
+              + list(SUMMARY_COLS) + ["other", "report"])
     body = []
     totals: dict[str, int] = defaultdict(int)
     for p in sorted(PAPERS, key=lambda p: (list(AREAS).index(p.area), p.slug)):
@@ -304,6 +380,10 @@ def index_md(verdicts: dict[str, dict[str, int]], benches: dict[str, Benchmark])
         if b is None:
             body.append([p.area, p.title, p.slug, "not implemented"]
                         + [""] * (len(header) - 5) + ["—"])
+            continue
+        if p.slug not in verdicts:
+            body.append([p.area, p.title, p.slug, b.fidelity, "no results"]
+                        + [""] * (len(header) - 6) + ["—"])
             continue
         v = verdicts.get(p.slug, {})
         for k, n in v.items():
@@ -314,14 +394,23 @@ def index_md(verdicts: dict[str, dict[str, int]], benches: dict[str, Benchmark])
             return f"{v.get(f'{src}:reproduced', 0)} / {total}"
 
         other = sum(v.get(k, 0) for k in VERDICTS if k not in SUMMARY_COLS + ("reproduced",))
-        body.append([p.area, p.title, p.slug, b.fidelity, frac("paper"), frac("derived")]
+        from .claims.coverage import coverage_text
+
+        body.append([p.area, p.title, p.slug, b.fidelity, coverage_text(b), frac("paper"),
+                     frac("derived"), frac("post_hoc")]
                     + [str(v.get(k, 0)) for k in SUMMARY_COLS] + [str(other)]
                     + [f"[{p.slug}/]({p.slug}/paper_vs_ours.md)"])
     esc = [[md_escape(c) for c in row[:-1]] + [row[-1]] for row in body]
     lines.append(md_table(header, esc, escape=False))
     implemented = sum(1 for p in PAPERS if p.slug in benches)
+    from .claims.coverage import coverage
+
+    cov = [coverage(b) for b in benches.values()]
+    declared = sum(1 for _, n in cov if n)
     lines += ["", f"{implemented} of {len(PAPERS)} papers implemented. Over all of them: "
-              + verdict_summary(dict(totals)) + ".", ""]
+              + verdict_summary(dict(totals)) + ". Headlines declared for "
+              f"{declared} papers: {sum(k for k, _ in cov)} of {sum(n for _, n in cov)} checked.",
+              ""]
     return "\n".join(lines)
 
 
@@ -358,17 +447,17 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
         all_benches = registry.benchmarks()
     for slug, b in all_benches.items():
         if slug not in verdicts and slug in stored:
-            rows = grid_rows(b, store.rows(slug))[1]
-            verdicts[slug] = count_verdicts(evaluate_benchmark(b, rows))
+            grid, rows = grid_rows(b, store.rows(slug))
+            verdicts[slug] = count_verdicts(judge(b, rows, grid, out / slug))
     (out / "README.md").write_text(index_md(verdicts, all_benches))
     written.append(out / "README.md")
     # The site gets a page for every benchmark with results, rebuilt from the store.
     for slug, b in all_benches.items():
         if slug not in pages and slug in stored:
-            rows = grid_rows(b, store.rows(slug))[1]
+            grid, rows = grid_rows(b, store.rows(slug))
             prov = _provenance(store, rows)
             plots = sorted(p.name for p in (out / slug).glob("*.png"))
-            pages[slug] = (b, evaluate_benchmark(b, rows), summaries(b, rows), plots, prov,
+            pages[slug] = (b, judge(b, rows, grid, out / slug), summaries(b, rows), plots, prov,
                            _stamp(prov))
     from .site import write_site
 

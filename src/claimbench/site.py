@@ -48,11 +48,16 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
                  else esc(p.title))
         arxiv = (f"<a href=\"https://arxiv.org/abs/{esc(p.arxiv)}\">{esc(p.arxiv)}</a>"
                  if p.arxiv else "")
+        from .claims.coverage import coverage, coverage_text
+
+        cov = (coverage(b)[0], coverage_text(b)) if b else (0, "—")
         rows.append(
             f"<tr data-area=\"{esc(p.area)}\" data-fidelity=\"{esc(fid)}\" data-verdict=\"{esc(vattr)}\">"
             f"<td>{esc(p.area)}</td><td>{esc(p.slug)}</td><td>{title}</td>"
             f"<td data-sort=\"{counts.get('paper:reproduced', 0)}\">{_of(counts, 'paper')}</td>"
             f"<td data-sort=\"{counts.get('derived:reproduced', 0)}\">{_of(counts, 'derived')}</td>"
+            f"<td data-sort=\"{cov[0]}\">{esc(cov[1])}</td>"
+            f"<td data-sort=\"{counts.get('post_hoc:reproduced', 0)}\">{_of(counts, 'post_hoc')}</td>"
             f"<td data-sort=\"{counts.get('reproduced', 0)}\">"
             f"{_badges(counts) or '<span class=muted>—</span>'}</td>"
             f"<td>{esc(fid.replace('_', ' '))}</td><td>{arxiv}</td></tr>")
@@ -63,8 +68,10 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
     body = (
         "<header><h1>claimbench leaderboard</h1>"
         f"<p class=\"muted\">Every claim of {len(PAPERS)} ICML 2026 papers, checked with paired "
-        "statistics over seeds; each claim names foils (wrong methods that must fail it), and a "
-        "claim a foil also passes is not discriminating. "
+        "statistics over seeds; each claim names foils (wrong methods that must fail it): a claim "
+        "is reproduced only when a foil was refuted and none passes, and only when its premises "
+        "(positive controls) hold. Counts are of pre-registered claims; claims amended after "
+        "their results were seen are counted as post hoc. "
         f"{sum(1 for p in PAPERS if p.slug in verdicts)} papers have results. {esc(stamp)}</p></header>"
         "<main><form class=\"controls\" role=\"search\" onsubmit=\"return false\">"
         "<label for=\"search\">Search<input id=\"search\" type=\"search\" placeholder=\"slug, title, area\"></label>"
@@ -76,6 +83,7 @@ def index_html(benches: dict[str, Benchmark], verdicts: dict[str, dict[str, int]
         "Papers of the suite; click a column header to sort.</caption><thead><tr>"
         "<th scope=\"col\">Area</th><th scope=\"col\">Slug</th><th scope=\"col\">Paper</th>"
         "<th scope=\"col\">Paper claims reproduced</th><th scope=\"col\">Derived checks passed</th>"
+        "<th scope=\"col\">Headlines checked</th><th scope=\"col\">Post hoc reproduced</th>"
         "<th scope=\"col\">All verdicts</th><th scope=\"col\">Fidelity</th>"
         "<th scope=\"col\">arXiv</th>"
         f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></main>")
@@ -87,13 +95,19 @@ def _claims_table(results: list[ClaimResult]) -> str:
         if not r.foils:
             return "<span class=muted>none</span>"
         return "<br>".join(f"{esc(f.foil)}: <span class=\"badge v-{esc(f.verdict)}\">"
-                           f"{esc(f.verdict.replace('_', ' '))}</span>" for f in r.foils)
+                           f"{esc(f.verdict.replace('_', ' '))}</span>"
+                           + (f" <span class=muted>({esc(f.note)}: no evidence)</span>"
+                              if f.note else "") for f in r.foils)
 
     # The verdict and the evidence first, the paper's words after: a wide table scrolls.
     rows = "".join(
-        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.source or '—')}</td>"
+        f"<tr><td>{esc(r.claim)}</td><td>{esc(r.source or '—')}"
+        f"{' (by construction)' if r.basis == 'construction' else ''}</td>"
         f"<td data-sort=\"{esc(r.verdict)}\"><span class=\"badge v-{esc(r.verdict)}\">"
-        f"{esc(r.verdict.replace('_', ' '))}</span></td>"
+        f"{esc(r.verdict.replace('_', ' '))}</span>"
+        + (f" <span class=muted>post hoc (before: {esc(r.verdict_before or 'not recorded')})"
+           "</span>" if r.post_hoc else "")
+        + (f"<br><span class=muted>{esc(r.reason)}</span>" if r.reason else "") + "</td>"
         f"<td>{esc(r.ours)}</td><td>{r.n or ''}</td><td>{esc(r.kind)}: {esc(r.threshold)}</td>"
         f"<td>{'' if r.alpha is None else f'{r.alpha:.2g}'}</td><td>{foils(r)}</td>"
         f"<td>{esc(r.where)}</td><td>{esc(r.text)}</td><td>{esc(r.paper_value or '—')}</td>"
@@ -107,12 +121,45 @@ def _claims_table(results: list[ClaimResult]) -> str:
             f"<th scope=\"col\">Paper's number</th></tr></thead><tbody>{rows}</tbody></table></div>")
 
 
+def _headlines(bench: Benchmark, results: list[ClaimResult]) -> str:
+    from .claims.coverage import coverage_text, headline_rows
+
+    if not bench.headlines:
+        return ("<h2>The abstract's statements</h2><p class=muted>Headlines not yet declared: "
+                "which of the abstract's statements the claims check is not stated.</p>")
+    rows = "".join(f"<tr><td>{esc(q)}</td><td>{esc(c)}</td><td>{esc(v)}</td></tr>"
+                   for q, c, v in headline_rows(bench, results))
+    return (f"<h2>The abstract's statements</h2><p>Headlines checked: "
+            f"{esc(coverage_text(bench))}</p><div class=\"table-wrap\"><table><thead><tr>"
+            "<th scope=\"col\">The abstract says</th><th scope=\"col\">Claims</th>"
+            f"<th scope=\"col\">Verdicts</th></tr></thead><tbody>{rows}</tbody></table></div>")
+
+
+def _premises(bench: Benchmark, results: list[ClaimResult]) -> str:
+    seen = {g.premise: g for r in results for g in r.premises}
+    if not bench.premises:
+        return ""
+    rows = "".join(
+        f"<tr><td>{esc(p.id)}</td><td>{esc(p.text)}</td>"
+        f"<td>{esc(seen[p.id].ours if p.id in seen else '—')}</td>"
+        f"<td><span class=\"badge v-{esc(seen[p.id].verdict if p.id in seen else 'not_run')}\">"
+        f"{esc((seen[p.id].verdict if p.id in seen else 'not run').replace('_', ' '))}</span></td>"
+        "</tr>" for p in bench.premises)
+    return ("<h2>Premises (positive controls)</h2><div class=\"table-wrap\"><table><thead><tr>"
+            "<th scope=\"col\">Premise</th><th scope=\"col\">Must hold</th>"
+            "<th scope=\"col\">Ours</th><th scope=\"col\">Verdict</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>")
+
+
 def _amendments(bench: Benchmark) -> str:
     if not bench.amendments:
         return ""
     items = "".join(f"<li><strong>{esc(a.date)}</strong> ({esc(', '.join(a.claims))}): "
                     f"{esc(a.what)}. Why: {esc(a.why)}. Results seen before the change: "
-                    f"{'yes' if a.results_seen else 'no'}.</li>" for a in bench.amendments)
+                    f"{'yes' if a.results_seen else 'no'}"
+                    + (f" (harness rule: {esc(a.rule)})" if a.rule else
+                       (" (post hoc)" if a.results_seen else "")) + ".</li>"
+                    for a in bench.amendments)
     return f"<h2>Amendments</h2><ul>{items}</ul>"
 
 
@@ -161,7 +208,8 @@ def paper_html(bench: Benchmark, results: list[ClaimResult], summ: dict, plots: 
         f"{esc(p.venue)}{arxiv} · slug <code>{esc(bench.slug)}</code> · area {esc(bench.area)} · "
         f"fidelity <strong>{esc(bench.fidelity)}</strong></p>"
         + (f"<p class=\"muted\">{esc(bench.fidelity_note)}</p>" if bench.fidelity_note else "")
-        + "</header><main><h2>Claims</h2>" + _claims_table(results) + _amendments(bench)
+        + "</header><main>" + _headlines(bench, results) + "<h2>Claims</h2>"
+        + _claims_table(results) + _premises(bench, results) + _amendments(bench)
         + "<h2>Leaderboards</h2>" + _leaderboards(bench, summ)
         + (f"<h2>Plots</h2><div class=\"plots\">{imgs}</div>" if imgs else "")
         + f"<h2>Provenance</h2><ul>{prov}</ul><p>{esc(stamp)}</p>"

@@ -119,5 +119,5 @@ def evaluate_benchmark(bench: Benchmark, rows: Iterable[dict], include_external:
             claim.paper_value, verdict, outcome.ours or "—", outcome.estimate, outcome.ci,
             outcome.p_value, p_holm, alpha, outcome.n, outcome.threshold, subject, foils,
             detail, outcome.seeds_needed, claim.note, claim.foil_note, claim.basis, reason,
-            gates, claim.id in post_hoc, (before or {}).get(claim.id, "")))
+            gates, claim.id in post_hoc, (before or {}).get(claim.id, ""), outcome.verdict))
     return out

@@ -71,6 +71,7 @@ class ClaimResult:
     premises: list[PremiseResult] = field(default_factory=list)
     post_hoc: bool = False  # amended after its results were seen
     verdict_before: str = ""  # its verdict before that amendment, where the lock recorded it
+    check_verdict: str = ""  # what the check alone gives, before foils, premises and looseness
 
     @property
     def control(self) -> str:
