@@ -10,11 +10,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Metric,
+    Paper,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.chunked_behavior_cloning import ChunkedBC
 from claimbench.checks import Better
 from claimbench.datasets.planar_arm import PlanarArmReaching
 from claimbench.methods.action_space import ChunkDeltaBC
+
+# Used only by the amendments: an assignment rather than an import, so that the module's cell
+# key (provenance.cell_hash drops judgement-only assignments, not imports) does not change.
 
 
 def _success(key_out: str, key_goal: str):
@@ -54,8 +67,9 @@ _PAPER = "Sec. 4.1 / abstract"
 _DELTA_PV = ("\"properly designing the policy to predict delta actions consistently improves "
              "performance\"")
 _MUT_NOTE = ("The mutant is the paper's representation with its decoding slipped to step-wise "
-             "(the 'implementation nuance' the paper calls decisive); the absolute baseline in "
-             "the subject's place compares with itself (zero improvement).")
+             "(the 'implementation nuance' the paper calls decisive). The absolute baseline, a "
+             "foil until issue 26, is the check's own baseline: in the subject's place it "
+             "compared with itself, so it was removed.")
 
 BENCHMARK = Benchmark(
     slug="action_space",
@@ -86,18 +100,20 @@ BENCHMARK = Benchmark(
               text="delta actions beat absolute actions (joint space)",
               paper_value=_DELTA_PV,
               check=Better(method=JOINT, baseline="joint_abs", metric="success"),
-              source="paper", foils=(JOINT_MUT, "joint_abs"), foil_note=_MUT_NOTE,
+              source="paper", foils=(JOINT_MUT,), foil_note=_MUT_NOTE,
               note="Paired over (n_demos, seed) cells, both n_demos pooled; margin 0."),
         Claim(id="c2_delta_beats_abs_eef", where=_PAPER,
               text="delta actions beat absolute actions (end-effector space)",
               paper_value=_DELTA_PV,
               check=Better(method=EEF, baseline="eef_abs", metric="success"),
-              source="paper", foils=(EEF_MUT, "eef_abs"), foil_note=_MUT_NOTE,
+              source="paper", foils=(EEF_MUT,), foil_note=_MUT_NOTE,
               note="As c1 in task space (targets executed through DLS IK)."),
         Claim(id="c3_chunk_delta_beats_step_delta", where="Sec. 4.1.1",
               text="chunk-wise delta beats step-wise delta",
-              paper_value="Sec. 4.1.1 title: \"Superiority of Ch[unk-wise delta]\"; summary: "
-                          "\"Chunk-wise Delta in Joint Space as the superior configuration\"",
+              paper_value="Sec. 4.1.1, whose title begins \"Superiority of Ch\" (truncated in "
+                          "the table of contents read); per a third-party summary (wispaper.ai), "
+                          "chunk-wise delta in joint space is the superior configuration (the "
+                          "paper's words not verified)",
               check=Better(method=JOINT, baseline="joint_step_delta", metric="success"),
               source="paper", foils=(JOINT_MUT, "joint_abs"),
               foil_note="Absolute actions and the mis-decoded chunk delta must not beat "
@@ -117,9 +133,11 @@ BENCHMARK = Benchmark(
                    "lower is better; margin 0."),
         Claim(id="c5_eef_transfers_embodiment", where="abstract; Sec. 4 (cross-embodiment)",
               text="task space generalises better, including to a changed embodiment",
-              paper_value="\"favoring control stability and generalization, respectively\"; "
-                          "summary: \"Task Space remains better for cross-embodiment "
-                          "generalization\"",
+              paper_value="\"joint-space and task-space representations offer complementary "
+                          "strengths, favoring control stability and generalization, "
+                          "respectively\" (abstract); Sec. 4 (cross-embodiment), per a "
+                          "third-party summary (wispaper.ai): task space remains better for "
+                          "cross-embodiment generalization (the paper's words not verified)",
               check=Better(method=EEF, baseline=JOINT, metric="embodiment_success"),
               source="paper", foils=("joint_abs", "joint_step_delta"),
               foil_note="Joint-space policies map goals to the old arm's joint angles; they "
@@ -141,4 +159,14 @@ BENCHMARK = Benchmark(
                           "table; roughly 1 CPU-hour"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06", claims=("c1_delta_beats_abs_joint",
+                                             "c2_delta_beats_abs_eef"),
+                  what="foils joint_abs (c1) and eef_abs (c2) removed; the decode-stepwise "
+                       "mutants remain the foils; checks unchanged",
+                  why="each was the check's own Better baseline: in the subject's place it "
+                      "compared with itself (improvement exactly 0) and failed by construction",
+                  results_seen=True,
+                  rule="issue 26: Y-vs-Y foil removed"),
+    ),
 )

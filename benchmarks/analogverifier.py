@@ -15,11 +15,24 @@ import math
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Metric,
+    Paper,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.direct_testbench_generation import DirectTestbench
-from claimbench.checks import Better, NotRun, Value
+from claimbench.checks import Better, Exact, NotRun, Value
 from claimbench.datasets.analog_testbenches import AnalogTestbenches, violations
 from claimbench.methods.analogverifier import AnalogVerifier
+
+# Used only by the claims and amendments: assignments rather than imports, so that the module's
+# cell key (provenance.cell_hash drops judgement-only assignments, not imports) does not change.
 
 
 def _rel(a: float, b: float) -> float:
@@ -139,71 +152,85 @@ BENCHMARK = Benchmark(
         Claim(id="c1_correct_by_construction", where=_ABS,
               text="PDG scheduling gives correct-by-construction sequencing",
               paper_value=_STAGES,
-              check=Value(method=AV, metric="violation_rate", hi=0.0, stat="max",
+              check=Exact(method=AV, metric="violation_rate", hi=0.0, tol=0.0,
                           where=SCRIPTED),
-              source="paper", foils=(DIRECT, RANDOM, PLAIN),
+              source="derived", basis="construction", foils=(DIRECT, RANDOM, PLAIN),
               foil_note="The generator's own (document) order, a random order and a plain "
                         "topological sort that ignores the shared current-plot port must all "
                         "break some ordering constraint.",
               note="Every run's executed testbenches break no ordering constraint among the "
-                   "tasks present (universal: max <= 0)."),
+                   "tasks present (exact: 0 in every run). Holds by construction: our scheduler "
+                   "is a topological sort of our own PDG, which encodes the very constraints "
+                   "the metric counts, so it checks our code, not the paper's scheduler."),
         Claim(id="c2_symbolic_thresholds", where=_ABS,
               text="threshold derivation by a deterministic symbolic oracle (no numerical "
                    "hallucination)",
               paper_value=_GROUND,
-              check=Value(method=AV, metric="threshold_rel_err", hi=1e-9, stat="max",
+              check=Exact(method=AV, metric="threshold_rel_err", hi=0.0, tol=1e-9,
                           where=SCRIPTED),
-              source="paper", foils=(DIRECT, NO_ORACLE),
+              source="derived", basis="construction", foils=(DIRECT, NO_ORACLE),
               foil_note="Thresholds stated by the generator (LLM-like numeric guesses) must "
                         "carry errors.",
               note="Exact up to float rounding: relative error <= 1e-9 in every run (the "
-                   "oracle's sympy MNA against the closed form)."),
+                   "oracle's sympy MNA against the closed form). Holds by construction: both "
+                   "sides are our own derivations of the same circuit equations."),
         Claim(id="c3_oracle_matches_simulator", where="research note plan",
               text="the symbolic thresholds agree with the simulated values of fault-free "
                    "circuits",
               paper_value=_GROUND,
-              check=Value(method=AV, metric="oracle_sim_err", hi=0.01, stat="max",
+              check=Exact(method=AV, metric="oracle_sim_err", hi=0.0, tol=0.01,
                           where=SCRIPTED),
-              source="derived", foils=(NO_ORACLE, DIRECT_REPAIR),
+              source="derived", basis="construction", foils=(NO_ORACLE, DIRECT_REPAIR),
               foil_note="Numeric guesses (with or without the PDG and repair) must miss the "
                         "simulator by more than 1% somewhere.",
               note="Mean relative gap between the oracle's threshold and ngspice's measurement "
-                   "on fault-free circuits at most 1% in every run (1% is ours: AC sweep at 100 "
-                   "points/decade and a tran step of tau/200 measure to about 0.1%)."),
+                   "on fault-free circuits at most 1% in every run (1% is ours, the declared "
+                   "numerical tolerance: AC sweep at 100 points/decade and a tran step of "
+                   "tau/200 measure to about 0.1%). A self-test of our oracle against our "
+                   "simulator: by construction, not the paper's."),
         Claim(id="c4_functional_pass_rate", where=_ABS,
               text="82.3%-100% functional pass rate",
               paper_value=_PASS,
               check=Value(method=AV, metric="functional_pass", lo=0.823, stat="mean",
                           where=SCRIPTED),
-              source="paper", foils=(DIRECT_REPAIR, NO_REPAIR, NO_ORACLE, PLAIN),
+              source="derived", basis="construction",
+              foils=(DIRECT_REPAIR, NO_REPAIR, NO_ORACLE, PLAIN),
               foil_note="The strongest baseline (direct generation with feedback repair) and "
                         "the method without repair, without the oracle or with a plain "
                         "topological sort must fall below the paper's lowest rate.",
               note="Scripted generator on generated toy circuits (not the paper's industrial "
                    "circuits): mean over runs of the fraction of circuits whose testbench "
-                   "measures every spec and gets every verdict right, above 0.823."),
+                   "measures every spec and gets every verdict right, above 0.823. Holds by "
+                   "construction: the rate is set by our scripted generator's error rates "
+                   "(omissions the repair re-asks for, numeric guesses the oracle replaces), "
+                   "not measured on the paper's circuits or generator."),
         Claim(id="c5_repair_helps", where=_ABS,
               text="closed-loop repair from simulation feedback makes testbenches correct and "
                    "complete",
               paper_value=_REPAIR,
               check=Better(method=AV, baseline=NO_REPAIR, metric="functional_pass",
                            margin=0.1, where=SCRIPTED),
-              source="derived", foils=(DIRECT, NO_ORACLE),
+              source="derived", basis="construction", foils=(DIRECT, NO_ORACLE),
               foil_note="Pipelines whose thresholds are numeric guesses must not gain 0.1 over "
                         "the no-repair pipeline, repair or not.",
               note="Ablation of stage (4): a paired gain of more than 0.1 in functional pass "
-                   "rate (margin ours)."),
+                   "rate (margin ours). Holds by construction: the repair re-asks for exactly "
+                   "the tasks our scripted generator drops (p_omit = 0.25, ours), so the gain "
+                   "is set by that rate."),
         Claim(id="c6_beats_feedback_baseline", where=_ABS,
               text="more reliable than LLM generation with simulator feedback",
               paper_value="\"establishing a new paradigm for reliable, automated analog "
                           "verification\"",
               check=Better(method=AV, baseline=DIRECT_REPAIR, metric="functional_pass",
                            margin=0.2, where=SCRIPTED),
-              source="derived", foils=(NO_ORACLE,),
+              source="derived", basis="construction", foils=(NO_ORACLE,),
               foil_note="The pipeline without symbolic grounding keeps the numeric-guess "
                         "errors that feedback cannot see, so it must not clear the margin.",
               note="Paired gain of more than 0.2 in functional pass rate over direct generation "
-                   "with 3 rounds of generic feedback repair (margin ours)."),
+                   "with 3 rounds of generic feedback repair (margin ours). Holds by "
+                   "construction: the gap is the share of verdicts our scripted generator's "
+                   "numeric-guess noise (ours) flips, which the oracle removes and feedback "
+                   "cannot see."),
         Claim(id="c7_llm_functional_pass", where=_ABS,
               text="82.3%-100% functional pass rate with an LLM generator",
               paper_value=_PASS,
@@ -237,4 +264,32 @@ BENCHMARK = Benchmark(
                           "--model)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06",
+                  claims=("c1_correct_by_construction", "c2_symbolic_thresholds",
+                          "c3_oracle_matches_simulator", "c4_functional_pass_rate",
+                          "c5_repair_helps", "c6_beats_feedback_baseline"),
+                  what="c1-c6: source 'derived', basis 'construction' (c1, c2, c4 were "
+                       "'paper'); checks, foils and scopes unchanged",
+                  why="on the scripted arm each holds by our own construction: c1 our "
+                      "scheduler sorts our PDG, which encodes the constraints counted; c2 two "
+                      "derivations of ours of the same equations; c3 a self-test of our oracle "
+                      "against our simulator; c4-c6 rates and gains set by our scripted "
+                      "generator's error model (omissions the repair re-asks for, numeric "
+                      "guesses the oracle replaces), not by the paper's circuits or LLM",
+                  results_seen=True,
+                  rule="issue 26: construction basis (a check that holds by our own "
+                       "construction is derived, never the paper's claim)"),
+        Amendment(date="2026-12-06",
+                  claims=("c1_correct_by_construction", "c2_symbolic_thresholds",
+                          "c3_oracle_matches_simulator"),
+                  what="Value(stat='max', hi=h) -> Exact(hi=0, tol=h): c1 tol 0, c2 tol 1e-9 "
+                       "(float rounding), c3 tol 0.01 (simulator measurement accuracy); same "
+                       "method, metric and scope",
+                  why="deterministic results (an identity our code enforces, two exact "
+                      "derivations, a simulator reading) judged until now by a sign test over "
+                      "runs",
+                  results_seen=True,
+                  rule="issue 26: exact kind for a deterministic result"),
+    ),
 )

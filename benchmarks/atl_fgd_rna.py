@@ -12,12 +12,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Metric,
+    Paper,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.knn_message_passing import KnnMPNN
 from claimbench.baselines.rna_inverse_fold import RNAInverseFold
 from claimbench.checks import Better, NotRun, Rank, Value
 from claimbench.datasets.folded_rna import NUC, FoldedRNAFamilies, bp_f1, fold
 from claimbench.methods.atl_fgd_rna import ATLFGD
+
+# Used only by the amendments: an assignment rather than an import, so that the module's cell
+# key (provenance.cell_hash drops judgement-only assignments, not imports) does not change.
 
 
 def _recovery(inst, out):
@@ -124,17 +137,18 @@ BENCHMARK = Benchmark(
               text="FiLM-guided distillation adds at least 1 point of recovery to ATL",
               paper_value=_FGD_Q,
               check=Better(method=FGD, baseline=ATL, metric="recovery", margin=0.01),
-              source="derived", foils=(SHUF, STATIC16),
+              source="paper", foils=(SHUF, STATIC16),
               foil_note="The shuffled-teacher mutant distils misaligned teacher features; the "
                         "static k = 16 network has no distillation: neither may add 1 point.",
               note="Margin 0.01 (one recovery point) is the research note's proposal; the "
-                   "abstract gives no number."),
+                   "abstract gives no number. Placed in the abstract (FGD's transfer of "
+                   "foundation-model knowledge), so the paper's claim (issue 26)."),
         Claim(id="c4_atl_fgd_best_recovery", where="abstract",
               text="ATL-FGD achieves the best sequence recovery",
               paper_value="\"our approach achieves significant improvements in both sequence "
                           "recovery and structural fidelity\"",
               check=Rank(method=FGD, metric="recovery", k=1),
-              source="paper", foils=(ATL, SHUF),
+              source="paper", foils=(ATL, SHUF), grids=("full",),
               foil_note="ATL without distillation and the shuffled-teacher mutant must not "
                         "rank first while ATL-FGD is in the field.",
               note="Friedman over runs, then Holm-corrected signed-rank tests against every "
@@ -159,10 +173,17 @@ BENCHMARK = Benchmark(
               paper_value="\"enabling the model to construct data-driven, layer-adaptive "
                           "graphs\"",
               check=Value(method=ATL, metric="edges_kept", hi=0.9),
-              source="derived", foils=(STATIC16,),
-              foil_note="The static k = 16 graph keeps every candidate edge (1.0).",
-              note="Derived threshold: on average at least 10% of the candidate edges have "
-                   "gate <= 0.5 (mean over runs, t-interval)."),
+              source="paper", foils=(STATIC16,),
+              foil_note="The static k = 16 graph keeps every candidate edge: its edges_kept is "
+                        "1.0 by definition (as knn_mpnn's), so the harness reports it identical "
+                        "to knn_mpnn and it gives no evidence. The wording ('data-driven "
+                        "graphs' against the candidate kNN graph) names no other foil in the "
+                        "grid: every other gated method (atl_fgd, its shuffled-teacher mutant) "
+                        "learns gates too.",
+              note="Our threshold: on average at least 10% of the candidate edges have "
+                   "gate <= 0.5 (mean over runs, t-interval). Placed in the abstract, so the "
+                   "paper's claim (issue 26); the sparsity is pushed by our L1 gate penalty "
+                   "(weight ours)."),
         Claim(id="c8_beats_classical_recovery", where="research note (baselines)",
               text="learned design recovers native sequences far better than classical "
                    "inverse folding",
@@ -197,9 +218,27 @@ BENCHMARK = Benchmark(
                            "width-32 networks, 20 epochs (~80 Adam steps) per run; 8 runs"),
         "full": Grid(datasets=sweep(FoldedRNAFamilies, n_families=[40], train_per_family=[75],
                                     test_per_family=[12], len_lo=[40], len_hi=[100]),
-                     seeds=5, methods=_methods(epochs=100, hidden=128, n_layers=4),
+                     seeds=12, methods=_methods(epochs=100, hidden=128, n_layers=4),
                      note="the note's scale: 3k train / ~500 test structures of 40-100 nt, "
                           "4-layer width-128 networks; roughly 2 CPU-hours"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06", claims=("c3_fgd_adds_recovery", "c7_atl_prunes_edges"),
+                  what="source derived -> paper; checks, foils and scopes unchanged",
+                  why="both are placed in the abstract (FGD's transfer of foundation-model "
+                      "knowledge; ATL's 'data-driven, layer-adaptive graphs'): a claim placed "
+                      "in the abstract is the paper's",
+                  results_seen=True,
+                  rule="issue 26: source by placement (a claim placed in the abstract is the "
+                       "paper's)"),
+        Amendment(date="2026-12-06", claims=("c4_atl_fgd_best_recovery",),
+                  what="decided on the full grid only (grids=('full',)); the full grid's seeds "
+                       "5 -> 12; check, foils and scope unchanged",
+                  why="Rank against 6 others: the quick grid's 8 runs allow p >= 6/2^8 = 0.023, "
+                      "above the claim's worst-case Holm level 0.05/8, and the full grid's 5 "
+                      "could decide nothing; 12 runs allow 6/2^12",
+                  results_seen=True,
+                  rule="issue 26: an undecidable design is decided on the full grid only"),
+    ),
 )

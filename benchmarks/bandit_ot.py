@@ -77,9 +77,11 @@ _SQRT_NOTE = ("Issue 14: the rate is fitted over the last decade of horizons (T 
               "grid's longer horizons are reported, not fitted).")
 
 # The paper's abstract (arXiv v2), quoted by the claims below.
-_ABS_FINITE = "recovers the parametric rate O~(sqrt(dT)) in finite-dimensional settings"
-_ABS_INTERP = ("Its regret interpolates between O~(sqrt(T)) and O(T), depending on the regularity of "
-               "the cost function")
+_ABS_FINITE = ("\"recovers the parametric rate $\\tilde{\\mathcal O}(\\sqrt{dT})$ in "
+               "finite-dimensional settings\" (abstract)")
+_ABS_INTERP = ("\"Its regret interpolates between $\\tilde{\\mathcal O}(\\sqrt{T})$ and "
+               "${\\mathcal O}(T)$, depending on the regularity of the cost function\" "
+               "(abstract)")
 _ETC_FOIL = ("Explore-then-commit has regret of order T^{2/3}, the rate O~(sqrt(T)) improves on; "
              "uniform random couplings never learn (linear regret). Greedy plug-in is not ruled out "
              "by the wording (it can be fast on benign instances).")
@@ -153,8 +155,9 @@ BENCHMARK = Benchmark(
                         "out. etc_ot's rate does depend on it, so it is not a foil here."),
         Claim(id="c5_learns_vs_random", where="abstract",
               text="an inner product structure is not necessary to achieve efficient learning",
-              paper_value="we show that an inner product structure is not necessary to achieve "
-                          "efficient learning in linear bandits",
+              paper_value="\"this article shows that an inner product structure is "
+                          "\\emph{not} necessary to achieve efficient learning in linear "
+                          "bandits\" (abstract)",
               check=Better(method="oful_ot", baseline="random_coupling", metric="regret_T",
                            where={"n": 4}),
               note="Paired over the 4 x 4 cells (both costs, every T); uniform random "

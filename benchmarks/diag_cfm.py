@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Metric,
+    Paper,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.affine_coupling_inn import AffineCouplingINN
 from claimbench.baselines.conditional_flow_matching import ConcatCFM
 from claimbench.checks import Better, NotRun, Rank, Ratio, Value
@@ -169,64 +179,75 @@ BENCHMARK = Benchmark(
                    "parameters",
               paper_value="\"This yields substantially lower round-trip error than CFM and "
                           "invertible neural network baselines across design dimensions up to "
-                          "P=784\"",
+                          "P=784\" (abstract)",
               check=Better(method="diag_cfm", baseline=CFM, metric="rte_median"),
               source="paper",
-              foils=(CFM, CFM_SMALL),
-              foil_note="CFM-concat itself, and CFM-concat with labels scaled by 0.1: a CFM in "
-                        "Diag-CFM's place must not beat CFM.",
+              foils=(CFM_SMALL,),
+              foil_note="CFM-concat with labels scaled by 0.1: a CFM in Diag-CFM's place must "
+                        "not beat CFM (CFM-concat itself, the baseline, is no foil: issue 26).",
               note="Pooled over every (task, P) and seed of the grid (one unit = one cell); "
                    "margin 0. One design per target (candidate 0), ordering 0."),
         Claim(id="c2_lower_rte_than_inn", where="abstract",
               text="Diag-CFM has lower round-trip error than an invertible neural network",
               paper_value="\"substantially lower round-trip error than CFM and invertible neural "
-                          "network baselines\"",
+                          "network baselines\" (abstract)",
               check=Better(method="diag_cfm", baseline="inn", metric="rte_median"),
               source="paper",
-              foils=("inn",),
-              foil_note="The INN in Diag-CFM's place cannot beat itself.",
+              foils=(),
+              foil_note="None: the INN was its only foil, and in Diag-CFM's place it compares "
+                        "with itself (issue 26). The abstract does not say that CFM or the "
+                        "un-anchored mutant lose to the INN, so no other method of the grid is "
+                        "ruled out by its wording; the claim cannot be reproduced.",
               note="As c1, against the 4-block affine-coupling INN (Ardizzone et al. losses)."),
         Claim(id="c3_lowest_rte", where="abstract",
               text="Diag-CFM has the lowest round-trip error among Diag-CFM, CFM (two label "
                    "scalings) and the INN",
               paper_value="\"substantially lower round-trip error than CFM and invertible neural "
-                          "network baselines across design dimensions\"",
+                          "network baselines across design dimensions\" (abstract)",
               check=Rank(method="diag_cfm", metric="rte_median", k=1,
                          among=("diag_cfm", CFM, CFM_SMALL, "inn")),
               source="paper",
-              foils=(CFM, "inn"),
-              foil_note="Each baseline in Diag-CFM's place must not rank first.",
+              foils=(),
+              foil_note="None: CFM and the INN, its foils, are ranked among the others already "
+                        "(Y against Y, issue 26); no other method of the grid is ruled out by "
+                        "the wording, so the claim cannot be reproduced.",
+              grids=("full",),
               note="Friedman test over cells and Holm-corrected signed-rank tests against each "
-                   "of the others."),
+                   "of the others. Decided on the full grid only: the quick grid's 9 units give "
+                   "a smallest p of 4 x 2^-9 = 0.0078, above its worst-case Holm level 0.05/8."),
         Claim(id="c4_cfm_order_sensitive", where="abstract",
               text="CFM's round-trip error is sensitive to the ordering of coordinates; "
                    "Diag-CFM's is invariant",
               paper_value="\"standard conditional flow matching (CFM) ... exhibits strong "
                           "sensitivity to their arbitrary ordering and scaling ... making the "
-                          "learning problem provably invariant to coordinate permutations\"",
+                          "learning problem provably invariant to coordinate permutations\" "
+                          "(abstract)",
               check=Ratio(numerator=CFM, denominator="diag_cfm", metric="rte_spread",
                           at_least=2.0),
               subject="diag_cfm",
-              source="derived",
-              foils=(CFM,),
-              foil_note="CFM-concat in Diag-CFM's place gives a ratio of 1.",
+              source="paper",
+              foils=(),
+              foil_note="None: CFM-concat, its only foil, is the numerator (a ratio of 1 by "
+                        "construction; issue 26). The wording credits zero-anchoring with the "
+                        "invariance, but the un-anchored mutant runs one ordering only, so it "
+                        "has no spread to compare; the claim cannot be reproduced.",
               note="Spread = (max - min) / mean of the median RTE over 3 random coordinate "
                    "orderings (the same permutations for both methods). Threshold 2x is the "
                    "research note's proposal. Diag-CFM's spread here is training noise only."),
         Claim(id="c5_best_of_k_selection", where="abstract",
               text="Zero-Deviation selects the best candidate among multiple generations",
-              paper_value="\"selecting the best candidate among multiple generations\"",
+              paper_value="\"selecting the best candidate among multiple generations\" (abstract)",
               check=Value(method="diag_cfm", metric="select_gain", lo=0.0, stat="mean"),
-              source="derived",
+              source="paper",
               foils=(RANDOM_SCORE,),
               foil_note=_RANDOM_FOIL,
               note="Best-of-8 by ZD lowers the median RTE relative to a random pick (research "
                    "note's check); the paper's claim is qualitative, the threshold 0 is ours."),
         Claim(id="c6_ood_detection_zd", where="abstract",
               text="Zero-Deviation detects out-of-distribution targets",
-              paper_value="\"detecting out-of-distribution targets\"",
+              paper_value="\"detecting out-of-distribution targets\" (abstract)",
               check=Value(method="diag_cfm", metric="auroc_ood_zd", lo=0.7, stat="mean"),
-              source="derived",
+              source="paper",
               foils=(RANDOM_SCORE,),
               foil_note=_RANDOM_FOIL,
               note="Targets outside the training labels' range (one label pushed out by "
@@ -234,17 +255,17 @@ BENCHMARK = Benchmark(
                    "proposal."),
         Claim(id="c7_ood_detection_sc", where="abstract",
               text="Self-Consistency detects out-of-distribution targets",
-              paper_value="\"detecting out-of-distribution targets\"",
+              paper_value="\"detecting out-of-distribution targets\" (abstract)",
               check=Value(method="diag_cfm", metric="auroc_ood_sc", lo=0.7, stat="mean"),
-              source="derived",
+              source="paper",
               foils=(RANDOM_SCORE,),
               foil_note=_RANDOM_FOIL,
               note="As c6 with the Self-Consistency score."),
         Claim(id="c8_abstention", where="abstract",
               text="abstaining by Zero-Deviation removes unreliable designs first",
-              paper_value="\"abstaining from unreliable predictions\"",
+              paper_value="\"abstaining from unreliable predictions\" (abstract)",
               check=Value(method="diag_cfm", metric="aurc_ratio", hi=1.0, stat="mean"),
-              source="derived",
+              source="paper",
               foils=(RANDOM_SCORE,),
               foil_note=_RANDOM_FOIL,
               note="AURC of in-range targets ordered by ZD below that of a random order "
@@ -252,7 +273,7 @@ BENCHMARK = Benchmark(
         Claim(id="c9_beats_ensemble_uq", where="abstract",
               text="ZD / SC outperform ensemble and general-purpose uncertainty alternatives",
               paper_value="\"consistently outperforming ensemble and general-purpose alternatives "
-                          "across all tasks\"",
+                          "across all tasks\" (abstract)",
               check=NotRun(method="diag_cfm",
                            reason="the ensemble and general-purpose uncertainty baselines are not "
                                   "implemented here"),
@@ -274,4 +295,31 @@ BENCHMARK = Benchmark(
                           "per task and seed)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06",
+                  claims=("c1_lower_rte_than_cfm", "c2_lower_rte_than_inn", "c3_lowest_rte",
+                          "c4_cfm_order_sensitive"),
+                  what="foils the check already names removed: c1 cfm_concat (the baseline), "
+                       "c2 inn (the baseline; no foil left), c3 cfm_concat and inn (ranked among "
+                       "the others; no foil left), c4 cfm_concat (the numerator; no foil left)",
+                  why="a foil in another role of the check compares with itself and fails by "
+                      "construction",
+                  results_seen=True,
+                  rule="issue 26: Y-vs-Y foils removed"),
+        Amendment(date="2026-12-06", claims=("c3_lowest_rte",),
+                  what="decided on the full grid only (grids=('full',))",
+                  why="the quick grid's 9 units allow p >= 4 x 2^-9 = 0.0078 for a rank among 4, "
+                      "above the worst-case Holm level 0.05/8",
+                  results_seen=True,
+                  rule="issue 26: full-grid-only for an undecidable design"),
+        Amendment(date="2026-12-06",
+                  claims=("c4_cfm_order_sensitive", "c5_best_of_k_selection",
+                          "c6_ood_detection_zd", "c7_ood_detection_sc", "c8_abstention"),
+                  what="source derived -> paper",
+                  why="placed in the abstract (ordering sensitivity; selection, abstention and "
+                      "OOD detection), so they are the paper's claims; thresholds remain ours "
+                      "(notes)",
+                  results_seen=True,
+                  rule="issue 26: a claim placed in the abstract is source='paper'"),
+    ),
 )

@@ -140,26 +140,28 @@ TRACES = (TraceMetric("cost_accuracy", _curve_trace, xlabel="mean cost (fraction
 # difference is "no change" (c2), above it "an improvement" (c3, c4).
 EFFECT_MARGIN = 0.005
 SWAP = "proxy_study[mutant=swap_proxies]"  # c7's foil (methods/eefp_early_exit.py, Mutants)
-_V3 = "v3 abstract: "
 
 CLAIMS = (
     Claim(
         id="c1_ts_lowers_ece",
         where="v1 results table, ECE column",
         text="calibration (temperature scaling) lowers the intermediate classifiers' ECE",
-        paper_value="MSDNet/CIFAR-100 0.21 -> 0.02; ViT-S/ImageNet 0.16 -> 0.02",
+        paper_value="MSDNet/CIFAR-100 0.21 -> 0.02; ViT-S/ImageNet 0.16 -> 0.02 (v1 results "
+                    "table, ECE column, per research note; not verified)",
         check=Better(method="temp_scaled", baseline="plain_ee", metric="ece"),
         note="per-exit temperatures fitted on the validation split; ECE averaged over exits",
-        source="paper", foils=("plain_ee",),
-        foil_note="The uncalibrated network in the calibrated one's place must not lower ECE "
-                  "(the paper's EEFP procedure is no foil: its table gives it 0.15 < 0.21).",
+        source="paper", foils=(),
+        foil_note="None: the uncalibrated network, its only foil, is the baseline (compared with "
+                  "itself; issue 26), and the paper's EEFP procedure is no foil (its table gives "
+                  "it 0.15 < 0.21); no other method of the grid is ruled out by the wording, so "
+                  "the claim cannot be reproduced.",
     ),
     Claim(
         id="c2_ts_same_tradeoff",
         where="abstract (v1 and v3)",
         text="calibration alone is not sufficient: it barely changes the cost-accuracy trade-off",
-        paper_value=_V3 + "'calibration alone is not sufficient for EENNs to exploit adaptive "
-                          "computation'",
+        paper_value="\"we challenge this assumption and show that calibration alone is not "
+                    "sufficient for EENNs to exploit adaptive computation\" (abstract)",
         source="paper", foils=("eefp",),
         foil_note="The EEFP procedure is what the abstract says does change the trade-off "
                   "('superior cost-accuracy trade-offs'): it must not count as 'no change'.",
@@ -175,8 +177,11 @@ CLAIMS = (
         id="c3_eefp_beats_plain",
         where="abstract; v1 results table",
         text="the EEFP-motivated procedure improves the cost-accuracy trade-off",
-        paper_value="v1 table, the paper's procedure: MSDNet/CIFAR-100 73.27/75.66/75.58 "
-                    "at 25/50/75% FLOPs (no baseline accuracies in that table)",
+        paper_value="\"We also propose a lightweight, EEFP-motivated procedure to improve the "
+                    "intermediate classifiers\"; \"our approach achieves superior cost-accuracy "
+                    "trade-offs\" (abstract); MSDNet/CIFAR-100 73.27/75.66/75.58 at 25/50/75% "
+                    "FLOPs, no baseline accuracies (v1 results table, per research note; not "
+                    "verified)",
         check=Better(method="eefp", baseline="plain_ee", metric="auc_cost_acc",
                      margin=EFFECT_MARGIN),
         note="EEFP procedure is our reconstruction (methods/eefp_early_exit.py, eq. 4). "
@@ -194,8 +199,8 @@ CLAIMS = (
                      margin=EFFECT_MARGIN),
         note="Improvement of the curve area above 0.5 pt, as c3 (the research note's "
              "resolution, c2's equivalence margin; issue 14).",
-        paper_value=_V3 + "'our approach achieves superior cost-accuracy trade-offs compared "
-                          "to calibration'",
+        paper_value="\"Extensive experiments demonstrate that our approach achieves superior "
+                    "cost-accuracy trade-offs compared to calibration\" (abstract)",
         source="paper", foils=("plain_ee",),
         foil_note="The uncalibrated network is not 'our approach', and by c2 calibration "
                   "barely changes its trade-off: it must not beat calibration.",
@@ -204,7 +209,8 @@ CLAIMS = (
         id="c5_eefp_score_higher",
         where="v1 results table, EEFP column",
         text="the proposed procedure has a higher EEFP than the calibrated network",
-        paper_value="0.86 vs 0.83 (MSDNet/CIFAR-100); 0.84 vs 0.82 (ViT-S/ImageNet)",
+        paper_value="0.86 vs 0.83 (MSDNet/CIFAR-100); 0.84 vs 0.82 (ViT-S/ImageNet) (v1 results "
+                    "table, EEFP column, per research note; not verified)",
         check=Better(method="eefp", baseline="temp_scaled", metric="eefp"),
         source="paper", foils=("plain_ee",),
         foil_note="The paper's own table has the uncalibrated network below the calibrated "
@@ -218,7 +224,8 @@ CLAIMS = (
         where="v1 results table, ECE column",
         text="the proposed procedure is worse calibrated than temperature scaling (ECE) "
              "while giving the better trade-off",
-        paper_value="0.15 vs 0.02 (both models)",
+        paper_value="0.15 vs 0.02, both models (v1 results table, ECE column, per research note; "
+                    "not verified)",
         check=Better(method="temp_scaled", baseline="eefp", metric="ece"),
         source="paper", foils=("plain_ee",),
         foil_note="The paper's table has the uncalibrated network worse calibrated than the "
@@ -230,11 +237,13 @@ CLAIMS = (
         where="abstract (v1 and v3)",
         text="EEFP reflects overall EENN performance more reliably than calibration (ECE)",
         check=Value(method="proxy_study", metric="rho_gap", lo=0.0),
-        paper_value=_V3 + "'EEFP more reliably reflects overall EENN performance'",
-        source="paper", foils=(SWAP,),
-        foil_note="A claim comparing two metrics of one study has no other method to put in "
-                  "the study's place: the mutant exchanges the two proxies on the same "
-                  "networks, the reading (ECE at least as reliable) the claim rules out.",
+        paper_value="\"EEFP more reliably reflects overall EENN performance\" (abstract)",
+        source="paper", foils=(),
+        foil_note="None: a claim comparing two metrics of one study has no other method to put "
+                  "in the study's place. The swap_proxies mutant (ECE in EEFP's place, the "
+                  "check's other arm) was its foil until issue 26: its rho_gap is exactly minus "
+                  "the subject's on the same networks, so it failed whenever the claim passed "
+                  "(Y against Y). The claim cannot be reproduced.",
         note=("Reconstruction: per dataset and seed, 8 networks with random label smoothing, "
               "epochs, weight decay and per-exit temperatures; Spearman(EEFP, area) minus "
               "Spearman(-ECE, area) must have a bootstrap CI of its mean above 0."),
@@ -319,5 +328,13 @@ BENCHMARK = Benchmark(
                       "threshold, so both readings use the research note's 0.5 pt (its "
                       "'calibration changes AUC by < 0.5 pt')",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=("c1_ts_lowers_ece", "c7_eefp_tracks_tradeoff"),
+                  what="c1: foil plain_ee (the check's baseline) removed; c7: foil "
+                       "proxy_study[mutant=swap_proxies] removed; neither has a foil left",
+                  why="each compared the claim with itself: plain_ee in temp_scaled's place "
+                      "against plain_ee; the swap mutant puts ECE, the check's other arm, in "
+                      "EEFP's place and gives exactly minus the subject's rho_gap",
+                  results_seen=True,
+                  rule="issue 26: Y-vs-Y foils removed"),
     ),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, sweep
+from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, sweep
 from claimbench.baselines.execute_then_respond import ExecuteThenRespond
 from claimbench.checks import Better, NotRun, Value
 from claimbench.datasets.stiff_control_odes import StiffControlTasks, task_success
@@ -78,11 +78,11 @@ def _methods(llm_tasks: int, llm_tokens: int) -> tuple:
             cfg(ExecuteThenRespond, label=CODEACT_LLM, observe="final", **llm))
 
 
-_ABS = ("abstract: \"Existing solutions operate in a passive 'execute-then-response' loop and "
-        "thus lacks runtime perception, obscuring agents to transient anomalies (e.g., numerical "
+_ABS = ("\"Existing solutions operate in a passive 'execute-then-response' loop and thus lack "
+        "runtime perception, obscuring agents to transient anomalies (e.g., numerical "
         "instability or diverging oscillations)\"; \"EmbodiedAct significantly outperforms "
         "existing baselines ... ensuring satisfactory reliability and stability in "
-        "long-horizon simulations\"")
+        "long-horizon simulations\" (abstract)")
 
 BENCHMARK = Benchmark(
     slug="embodiedact",
@@ -128,9 +128,13 @@ BENCHMARK = Benchmark(
                    "at equal policy",
               paper_value=_ABS,
               check=Better(method=EA, baseline=ETR_TRAJ, metric="steps_wasted", margin=0.0),
-              source="derived", foils=(NO_STREAM,),
-              foil_note="The same loop with streaming removed (perception only after the whole "
-                        "horizon) must not waste fewer steps.",
+              source="paper", foils=(),
+              foil_note="None: the same loop with streaming removed (no_stream), its foil until "
+                        "issue 26, is by construction the baseline execute_then_respond"
+                        "[observe=trajectory] (the method's header: 'with the same detectors "
+                        "this is execute-then-respond with a post-hoc check'), so it compared the "
+                        "baseline with itself. No other method of the grid is ruled out by the "
+                        "wording; the claim cannot be reproduced.",
               note="Compared with the stronger execute-then-respond variant that checks the "
                    "whole returned trajectory post hoc with the same detectors, so both reach "
                    "the same repairs; the saving is only early stopping and hot fixes. "
@@ -158,14 +162,18 @@ BENCHMARK = Benchmark(
               text="ensuring satisfactory reliability and stability in long-horizon simulations",
               paper_value=_ABS,
               check=Value(method=EA, metric="success", lo=0.9, stat="mean"),
-              source="derived", foils=(NAN_ONLY,),
+              source="derived", basis="construction", foils=(NAN_ONLY,),
               foil_note="Crash-only perception must not reach a mean success of 0.9.",
               note="'Satisfactory reliability' fixed as a mean success rate of at least 0.9 "
-                   "(our threshold) on these tasks."),
+                   "(our threshold) on these tasks. Ours by construction (issue 26): the level "
+                   "is that of our scripted stand-in code-writer and repair rules on tasks we "
+                   "generate, not the paper's LLM agent's."),
         Claim(id="c6_llm_beats_codeact", where="abstract; Table (SciBench-107)",
               text="with an LLM code-writer, EmbodiedAct outperforms CodeAct "
                    "(execute-then-respond)",
-              paper_value="SciBench-107 62.5 (research note, via wizwand.com), above CodeAct",
+              paper_value="\"Extensive experiments show that EmbodiedAct significantly "
+                          "outperforms existing baselines\" (abstract); SciBench-107 62.5, above "
+                          "CodeAct (Table, per research note via wizwand.com; not verified)",
               check=Better(method=EA_LLM, baseline=CODEACT_LLM, metric="success", margin=0.0),
               source="paper", foils=(EA_LLM_NOSTREAM,), needs_capable_model=True,
               foil_note="The LLM loop with streaming removed must not beat CodeAct.",
@@ -173,14 +181,18 @@ BENCHMARK = Benchmark(
                    "instance in smoke/quick (LLM arms kept small)."),
         Claim(id="c7_engdesign", where="abstract; main results",
               text="state-of-the-art on EngDesign (Core / Extended)",
-              paper_value="EngDesign Core 70.6, Extended 65.4 (research note, via wizwand.com)",
+              paper_value="\"evaluate it on complex engineering design and scientific modeling "
+                          "tasks\"; \"achieving SOTA performance\" (abstract); EngDesign Core "
+                          "70.6, Extended 65.4 (main results, per research note via wizwand.com; "
+                          "not verified)",
               check=NotRun(method=EA_LLM, reason="needs MATLAB/Simulink, a GPT-class LLM and the "
                                                  "EngDesign tasks, none of which run here"),
               source="paper"),
         Claim(id="c8_scibench_multistep", where="abstract; main results",
               text="beats CodeAct and GPT-5.2 zero-shot on SciBench-107 and multi-step reasoning",
-              paper_value="SciBench-107 62.5, multi-step reasoning 61.6 (research note, via "
-                          "wizwand.com)",
+              paper_value="\"achieving SOTA performance\"; \"enhanced accuracy in scientific "
+                          "modeling\" (abstract); SciBench-107 62.5, multi-step reasoning 61.6 "
+                          "(main results, per research note via wizwand.com; not verified)",
               check=NotRun(method=EA_LLM, reason="SciBench-107 is curated by the authors and not "
                                                  "released; needs a GPT-class LLM and MATLAB"),
               source="paper"),
@@ -199,4 +211,25 @@ BENCHMARK = Benchmark(
                           "plus the model's time"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06", claims=("c2_fewer_wasted_steps",),
+                  what="source derived -> paper",
+                  why="placed in the abstract, so it is the paper's claim",
+                  results_seen=True,
+                  rule="issue 26: a claim placed in the abstract is source='paper'"),
+        Amendment(date="2026-12-06", claims=("c2_fewer_wasted_steps",),
+                  what="foil embodiedact[mutant=no_stream] removed (no foil left)",
+                  why="the mutant is the check's baseline execute_then_respond[observe="
+                      "trajectory] by construction (whole horizon in one call, same detectors, "
+                      "post-hoc check): in the subject's place it compares the baseline with "
+                      "itself",
+                  results_seen=True,
+                  rule="issue 26: Y-vs-Y foils removed"),
+        Amendment(date="2026-12-06", claims=("c5_reliable",),
+                  what="basis construction",
+                  why="an absolute success level of our scripted stand-in code-writer on tasks "
+                      "we generate: ours by construction, not the paper's LLM agent's",
+                  results_seen=True,
+                  rule="issue 26: construction basis"),
+    ),
 )

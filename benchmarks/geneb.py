@@ -13,7 +13,7 @@ diluted with irrelevant dimensions (scale only hurts).
 """
 from __future__ import annotations
 
-from claimbench.api import Benchmark, Claim, Grid, Paper, cfg, output_metric
+from claimbench.api import Amendment, Benchmark, Claim, Grid, Paper, cfg, output_metric
 from claimbench.checks import NotRun, Value
 from claimbench.datasets.genomic_tasks import GenomicTaskSuite
 from claimbench.methods.geneb import GENEB
@@ -101,14 +101,17 @@ BENCHMARK = Benchmark(
               paper_value="\"aggregate leaderboards are unstable: model rankings vary sharply "
                           "across task categories\" (abstract; no tau reported)",
               check=Value(method=ZOO, metric="tau_cat_agg", hi=0.6),
-              source="paper", foils=(NOISY, REPL),
+              source="derived", basis="construction", foils=(NOISY, REPL),
               foil_note="Noisy copies of one featuriser (one dominates in every category) must "
                         "rank alike in every category. Replicas of one random CNN have no real "
                         "differences: if they pass, the raw statistic cannot tell real "
                         "disagreement from noise (c2 is the noise-controlled version).",
               note=_PROXY + "Mean over the 13 categories of Kendall tau-b between the category "
                    "ranking and the aggregate ranking (full data); 'vary sharply' fixed as "
-                   "mean tau < 0.6, the research note's threshold."),
+                   "mean tau < 0.6, the research note's threshold. By construction: our tasks "
+                   "plant one kind of signal per category so that different featuriser "
+                   "families win different categories; the disagreement is ours, not "
+                   "evidence about the paper's 40 models."),
         Claim(id="c2_category_selection_beats_aggregate", where="abstract (category-aware "
                                                                "model selection)",
               text="category-aware model selection beats picking the aggregate leaderboard's "
@@ -116,20 +119,22 @@ BENCHMARK = Benchmark(
               paper_value="GENEB is positioned \"as a reference framework for principled "
                           "comparison and category-aware model selection\" (abstract)",
               check=Value(method=ZOO, metric="selection_gain", lo=0.02),
-              source="derived", foils=(NOISY, REPL),
+              source="derived", basis="construction", foils=(NOISY, REPL),
               foil_note="With one dominant featuriser the category and aggregate winners "
                         "coincide; with interchangeable replicas the category winner's edge is "
                         "noise and vanishes on held-out data.",
               note=_PROXY + "Held-out gain in category MCC of the category winner over the "
                    "aggregate winner, both chosen on one half of each test set and scored on "
                    "the other. Margin 0.02 MCC (ours: the smallest gain we count as a "
-                   "different choice that matters)."),
+                   "different choice that matters). By construction: category winners differ "
+                   "because our category rules make different families win (as c1)."),
         Claim(id="c3_fewshot_reranks_winner", where="Sec. 4 / App. F (few-shot robustness), "
                                                     "via summary",
               text="the model winning under full supervision reranks in most categories under "
                    "10-shot evaluation",
               paper_value="the full-supervision winner reranks in 8 of 13 categories under "
-                          "10-shot (third-party summary of the body)",
+                          "10-shot (Sec. 4 / App. F, per a third-party summary of the body; not "
+                          "verified)",
               check=Value(method=ZOO, metric="winner_change_frac", lo=0.5),
               source="paper", foils=(NOISY, REPL),
               foil_note="Noisy copies: the noise-free copy wins in both regimes. Replicas: any "
@@ -151,45 +156,67 @@ BENCHMARK = Benchmark(
                    "other. Margin 0.02 MCC (ours, as c2)."),
         Claim(id="c5_scale_modest_gains", where="abstract; Sec. 4 (scale analysis), via summary",
               text="scale provides only modest and inconsistent gains",
-              paper_value="Spearman rho = 0.565 (p < 0.001) between parameter count and "
-                          "performance; 0.685 without a prokaryotic outlier",
+              paper_value="\"scale provides only modest and inconsistent gains\" (abstract); "
+                          "Spearman rho = 0.565 (p < 0.001) between parameter count and "
+                          "performance, 0.685 without a prokaryotic outlier (Sec. 4, per a "
+                          "third-party summary; not verified)",
               check=Value(method=ZOO, metric="scale_spearman", lo=0.0, hi=0.8),
-              source="paper", foils=(DILUTED,),
+              source="derived", basis="construction", foils=(DILUTED,),
               foil_note="A featuriser padded with more and more irrelevant dimensions grows in "
                         "size and only loses: scale brings no gain (rho < 0).",
               note=_PROXY + "Spearman rho between feature dimension (our scale axis; k-mers have "
                    "no parameters) and aggregate full-data MCC. Band (0, 0.8): positive as the "
-                   "paper's p < 0.001, and below 0.8 for 'modest' (ours)."),
+                   "paper's p < 0.001, and below 0.8 for 'modest' (ours). By construction: "
+                   "the sizes of our three featuriser families and the tasks they suit are "
+                   "ours, so the size-performance relation is fixed by our zoo."),
         Claim(id="c6_low_ceiling_drops_less", where="Sec. 4 / App. F (few-shot), via summary",
               text="models with low full-shot ceilings show smaller absolute drops in few-shot",
-              paper_value="\"few-shot robustness follows an inverse pattern: models with low "
-                          "full-shot ceilings show smaller absolute drops\" (third-party summary)",
+              paper_value="few-shot robustness follows an inverse pattern: models with low "
+                          "full-shot ceilings show smaller absolute drops (App. F, per a "
+                          "third-party summary; not verified)",
               check=Value(method=ZOO, metric="ceiling_drop_spearman", lo=0.0),
-              source="paper", foils=(DILUTED,),
+              source="derived", basis="construction", foils=(DILUTED,),
               foil_note="Diluting one featuriser with irrelevant dimensions lowers its ceiling "
                         "and hurts 10-shot most: lower ceilings drop more (rho < 0).",
               note=_PROXY + "Spearman rho between aggregate full-data MCC on test half A and the "
                    "full-to-10-shot drop on half B (halves keep the ceiling's noise out of the "
-                   "drop; a floor effect near MCC 0 is part of what this measures)."),
+                   "drop; a floor effect near MCC 0 is part of what this measures). By "
+                   "construction: which featurisers have low ceilings and small drops is "
+                   "fixed by the families and tasks we built."),
         Claim(id="c7_transformers_beat_ssm", where="abstract; Sec. 4",
               text="Transformer models outperform the evaluated Mamba-SSM, most on "
                    "cross-species regulatory tasks",
-              paper_value="Transformers generally outperform the evaluated state-space "
-                          "alternative, largest gaps on cross-species regulatory tasks "
-                          "(third-party summary)",
+              paper_value="\"architectural and pretraining alignment frequently outweigh "
+                          "parameter count\" (abstract); Transformers generally outperform the "
+                          "evaluated state-space alternative, largest gaps on cross-species "
+                          "regulatory tasks (Sec. 4, per a third-party summary; not verified)",
               check=NotRun(method=ZOO, reason="needs the paper's pretrained genomic foundation "
                                               "models (Transformers and Mamba-SSM) and real "
                                               "tasks; no pretrained model runs here"),
               source="paper"),
         Claim(id="c8_pretraining_alignment", where="abstract; Sec. 4 (high-variance tasks)",
               text="architecture and pretraining alignment frequently outweigh parameter count",
-              paper_value="on high-variance tasks, multi-species and eukaryotic-gene pretraining "
-                          "take 32 of 39 top-tier placements; 31 cases of a model >= 5x smaller "
-                          "beating a larger one among 36 models (third-party summary)",
+              paper_value="\"architectural and pretraining alignment frequently outweigh "
+                          "parameter count\" (abstract); on high-variance tasks, multi-species "
+                          "and eukaryotic-gene pretraining take 32 of 39 top-tier placements; 31 "
+                          "cases of a model >= 5x smaller beating a larger one among 36 models "
+                          "(Sec. 4, per a third-party summary; not verified)",
               check=NotRun(method=ZOO, reason="needs the 40 real models' pretraining corpora "
                                               "and parameter counts; the featurisers here have "
                                               "no pretraining"),
               source="paper"),
+    ),
+    amendments=(
+        Amendment(date="2026-12-06",
+                  claims=("c1_rankings_vary_by_category", "c2_category_selection_beats_aggregate",
+                          "c5_scale_modest_gains", "c6_low_ceiling_drops_less"),
+                  what="basis construction; c1, c5, c6 source paper -> derived (c2 was derived)",
+                  why="our generated tasks plant one signal per category so that different "
+                      "featuriser families win, and the featurisers' families and sizes are "
+                      "ours: category disagreement, the category winner's gain, the "
+                      "size-performance relation and the ceiling-drop relation are fixed by "
+                      "our construction, not evidence about the paper's 40 models",
+                  results_seen=True, rule="issue 26: construction basis"),
     ),
     grids={
         "smoke": Grid(datasets=(cfg(GenomicTaskSuite, n_categories=4, tasks_per_category=1,

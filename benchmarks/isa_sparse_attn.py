@@ -17,7 +17,7 @@ from claimbench.baselines import block_sparse_attention as bsa
 from claimbench.baselines.block_mean_attention import BlockMeanAttention
 from claimbench.baselines.full_attention import FullAttention
 from claimbench.baselines.sparse_attention_metrics import as_tensor, measure_metric, measured
-from claimbench.checks import Better, NotRun, Value
+from claimbench.checks import Better, Exact, NotRun, Value
 from claimbench.datasets.attention_patterns import VerticalSlashAttention
 from claimbench.datasets.in_context_editing_tokens import InContextEditingTokens
 from claimbench.methods.isa_sparse_attn import InContextSparseAttention
@@ -159,7 +159,7 @@ CLAIMS = (
     Claim(id="c1_sharpness_predicts_error", where="abstract; Sec. 3 (Insight 2)",
           text="query sharpness correlates with the 0-th order Taylor approximation error",
           paper_value="\"we theoretically prove and empirically validate that Query sharpness "
-                      "correlates with approximation error\"",
+                      "correlates with approximation error\" (abstract)",
           check=Value(method=ISA, metric="sharpness_error_spearman", lo=0.5, where=ICL),
           source="paper",
           foils=(RANDOM_ROUTING,),
@@ -171,65 +171,85 @@ CLAIMS = (
                "attention over the same kept keys; mean over heads > 0.5. " + _THRESH_NOTE),
     Claim(id="c1b_sharpness_predicts_error_vs", where="abstract; Sec. 3 (Insight 2)",
           text="the same correlation on vertical-slash attention maps (no context split)",
-          paper_value="\"Query sharpness correlates with approximation error\"",
+          paper_value="\"we theoretically prove and empirically validate that Query sharpness "
+                      "correlates with approximation error\" (abstract)",
           check=Value(method=ISA, metric="sharpness_error_spearman", lo=0.5, where=VS),
-          source="derived",
+          source="paper",
           foils=(RANDOM_ROUTING,),
           foil_note="As c1.",
           note="Transfer check on the shared planted sink/vertical/window/slash generator read "
                "bidirectionally. " + _THRESH_NOTE),
     Claim(id="c2_beats_random_routing", where="abstract (dynamic query grouping)",
           text="routing the sharpest queries to full attention beats random routing at equal FLOPs",
+          paper_value="\"a dynamic query grouping mechanism that routes high-error queries to "
+                      "full attention and low-error ones to a computationally efficient 0-th "
+                      "order Taylor sparse attention\" (abstract; no number)",
           check=Better(method=ISA, baseline=RANDOM_ROUTING, metric="rel_error", where=ICL),
-          source="derived",
-          foils=(RANDOM_ROUTING, TAYLOR),
-          foil_note="Random routing itself (zero improvement) and Taylor sparse attention for "
-                    "every query (no routing, no pruning) must not beat random routing.",
+          source="paper",
+          foils=(TAYLOR,),
+          foil_note="Taylor sparse attention for every query (no routing, no pruning) must not "
+                    "beat random routing. (Random routing itself, a former foil, is the "
+                    "baseline: Y against Y.)",
           note="Same rho, kappa and block size: identical FLOPs by construction. The comparison "
                "is the research note's check of the paper's grouping rule."),
     Claim(id="c2b_beats_random_routing_vs", where="abstract (dynamic query grouping)",
           text="the same on vertical-slash attention maps",
+          paper_value="\"a dynamic query grouping mechanism that routes high-error queries to "
+                      "full attention and low-error ones to a computationally efficient 0-th "
+                      "order Taylor sparse attention\" (abstract; no number)",
           check=Better(method=ISA, baseline=RANDOM_ROUTING, metric="rel_error", where=VS),
-          source="derived",
-          foils=(RANDOM_ROUTING, TAYLOR),
+          source="paper",
+          foils=(TAYLOR,),
           foil_note="As c2.",
           note="Transfer check; no context split, so no pruning (kappa has no effect)."),
     Claim(id="c3_near_lossless", where="abstract",
-          text="ISA is near-lossless: relative output error below 1%",
-          paper_value="\"delivering near-lossless acceleration without compromising visual fidelity\"",
+          text="ISA is experimentally lossless: relative output error below 1%",
+          paper_value="\"delivering experimentally lossless acceleration without compromising "
+                      "visual fidelity\" (abstract; arXiv v1: 'near-lossless')",
           check=Value(method=ISA, metric="rel_error", hi=0.01, where=ICL),
           source="paper",
           foils=(TAYLOR, RANDOM_ROUTING),
           foil_note="The Taylor sparse path for every query, and grouping without the sharpness rule, "
                     "are what the paper's grouping is designed to improve on: they must not be "
                     "near-lossless.",
-          note="'Near-lossless' read as mean relative Frobenius error < 1% of one attention "
+          note="'Experimentally lossless' read as mean relative Frobenius error < 1% of one attention "
                "layer (the note's operationalisation), at our rho = 0.3, kappa = 0.5, c = 0.1, "
                "b = 32. "
                + _THRESH_NOTE),
     Claim(id="c4_flop_ratio", where="abstract",
           text="~60% less attention cost: FLOP ratio at most 0.4 of dense attention",
-          paper_value="\"achieves a ~60% reduction in attention-module latency\"",
-          check=Value(method=ISA, metric="flop_ratio", hi=0.4, where=ICL),
-          source="paper",
+          paper_value="\"LIVEditor-14B achieves a ~60% reduction in latency\" (abstract)",
+          check=Exact(method=ISA, metric="flop_ratio", hi=0.4, where=ICL),
+          source="derived", basis="construction",
           foils=(FULL,),
           foil_note="Dense attention has ratio 1.",
           note="Latency on an H100-class GPU replaced by exact FLOP counts including "
                "pre-selection and sharpness overheads (CPU time is recorded as a metric only). "
-               "Same configuration as c3 (the ratio at < 1% error)."),
+               "Same configuration as c3 (the ratio at < 1% error). By construction: the FLOP "
+               "ratio is an exact count fixed by our rho, kappa, critical ratio and block size "
+               "(0.2998 in every cell, the random mutants alike), not a measurement of the "
+               "paper's latency; hence Exact, derived."),
     Claim(id="c5_preselect_keeps_context_mass", where="abstract; Sec. 3 (Insight 1)",
           text="pre-selection keeps the salient context: the kept half of the context blocks "
                "holds at least 90% of the context attention mass",
           check=Value(method=ISA, metric="context_mass_retained", lo=0.9, where=ICL),
-          source="derived",
+          paper_value="\"context tokens exhibit significantly lower saliency than source "
+                      "tokens\"; \"ISA implements an efficient pre-selection strategy to prune "
+                      "redundant context\" (abstract)",
+          source="derived", basis="construction",
           foils=(RANDOM_PRESELECT,),
           foil_note="Keeping a random kappa of the context blocks retains about kappa of the mass.",
           note="Our consequence of 'context tokens exhibit significantly lower saliency' plus "
-               "the pre-selection rule, at kappa = 0.5; 0.9 is ours, fixed before any run."),
+               "the pre-selection rule, at kappa = 0.5; 0.9 is ours, fixed before any run. By "
+               "construction: our generator plants the low context saliency (distractor "
+               "segments with a logit penalty, few relevant context segments), so the mass "
+               "the kept blocks hold follows from parameters we set."),
     Claim(id="c6_video_editing_quality", where="abstract",
           text="about 60% lower attention latency with experimentally lossless editing quality",
-          paper_value="\"experimentally lossless\" quality on EditVerseBench, IVE-Bench and "
-                      "VIE-Bench (research note's summary of the abstract)",
+          paper_value="\"LIVEditor-14B achieves a ~60% reduction in latency while surpassing "
+                      "state-of-the-art methods across EditVerseBench, IVE-Bench, and "
+                      "VIE-Bench, delivering experimentally lossless acceleration without "
+                      "compromising visual fidelity\" (abstract)",
           check=NotRun(method=ISA, reason="needs the 14B LIVEditor video DiT, its curated editing "
                                           "data and the video-editing benchmarks"),
           source="paper"),
@@ -294,5 +314,29 @@ BENCHMARK = Benchmark(
                       "results seen before: rel_error 0.46 (c3), Spearman 0.41 (c1), context mass "
                       "0.54 (c5); the dataset, thresholds and foils were not changed.",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=("c1b_sharpness_predicts_error_vs",),
+                  what="source derived -> paper",
+                  why="placed in the abstract (Insight 2)",
+                  results_seen=True, rule="issue 26: source by placement"),
+        Amendment(date="2026-12-06",
+                  claims=("c2_beats_random_routing", "c2b_beats_random_routing_vs"),
+                  what="foil isa[mutant=random_routing] removed (the Taylor foil remains); "
+                       "source derived -> paper",
+                  why="random routing is the Better baseline (Y against Y); placed in the "
+                      "abstract (dynamic query grouping)",
+                  results_seen=True,
+                  rule="issue 26: Y-vs-Y foil removed; source by placement"),
+        Amendment(date="2026-12-06", claims=("c4_flop_ratio",),
+                  what="Value(flop_ratio, mean <= 0.4) -> Exact(flop_ratio <= 0.4, tol 0); "
+                       "source paper -> derived, basis construction",
+                  why="the FLOP ratio is an exact count fixed by our parameters (0.2998 in "
+                      "every cell, the random mutants alike): deterministic, and not evidence "
+                      "of the paper's latency",
+                  results_seen=True, rule="issue 26: exact kind; construction basis"),
+        Amendment(date="2026-12-06", claims=("c5_preselect_keeps_context_mass",),
+                  what="basis construction (stays derived)",
+                  why="the low context saliency it relies on is planted by our generator's "
+                      "parameters",
+                  results_seen=True, rule="issue 26: construction basis"),
     ),
 )

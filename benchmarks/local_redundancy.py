@@ -81,8 +81,9 @@ _NOTE = ("The paper's correlations were not read (only its abstract was availabl
          "dead fraction and weight norm up = less plastic.")
 
 # The abstract's statements (its only readable part), quoted in paper_value.
-_PREDICTS = "abstract: predicts downstream performance better than existing measures"
-_SELECTS = "abstract: enables pretraining checkpoint selection where validation loss plateaus"
+_PREDICTS = ('"Experiments on continual image classification and time series transfer learning demonstrate '
+             'that local redundancy predicts downstream performance better than existing measures" (abstract)')
+_SELECTS = '"enables pretraining checkpoint selection where validation loss plateaus" (abstract)'
 # Foils: validation loss is the checkpoint-selection rule, not a plasticity measure; the
 # real-data gradient norm is the weakest existing measure of the committed quick run.
 _WEAK = (ValidationLoss.name, GradNorm.name)
@@ -104,10 +105,11 @@ CLAIMS = tuple(
           check=Rank(method=LR, metric="spearman", k=1, among=(LR, *MEASURES), where=_CONT),
           note="Top average rank of Spearman rho among the five plasticity measures, over the "
                "continual instances.",
-          foils=_WEAK,
+          foils=(ValidationLoss.name,),
           foil_note="In local redundancy's place, validation loss (not a plasticity measure) "
-                    "must not rank first among the existing measures, nor the real-data "
-                    "gradient norm among the other three."),
+                    "must not rank first among the existing measures. The real-data gradient "
+                    "norm is one of the ranked measures (among), so it cannot also be a foil "
+                    "(issue 26: Y against Y)."),
     Claim(id="c3_strong_correlation", where="research note's proposed check (paper not read)",
           text="local redundancy predicts downstream performance",
           paper_value=_PREDICTS, source="derived",
@@ -192,5 +194,10 @@ BENCHMARK = Benchmark(
                        "every grid); paper_value quotes the abstract's statements",
                   why="claims layer rebuilt around foils (issue 13); thresholds unchanged",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=("c2_best_predictor",),
+                  what="foil grad_norm removed (val_loss kept)",
+                  why="grad_norm is among the measures the Rank check ranks the subject against, so in "
+                      "the subject's place it would be ranked against itself",
+                  results_seen=True, rule="issue 26: Y-vs-Y foils removed"),
     ),
 )

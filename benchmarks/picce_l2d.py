@@ -55,10 +55,11 @@ _NO_MARGIN = ("Margin 0: the claim is directional and the paper's tables were no
               "(no threshold of its own seen).")
 MUT = "picce[mutant=random_correct]"  # foil: the confident pick removed (methods/picce_l2d.py)
 # The paper's abstract (arXiv v1), quoted in paper_value.
-_UNDERFIT = ("abstract: 'With multiple experts, the classifier's underfitting becomes inherent, "
-             "which seriously degrades prediction performance'; PiCCE 'thereby resolv[es] "
-             "multi-expert underfitting'")
-_IMPROVED = "abstract: experiments 'demonstrate improved performance'"
+_UNDERFIT = ('"With multiple experts, the classifier\'s underfitting becomes inherent, which seriously '
+             'degrades prediction performance" ... "PiCCE effectively reduces multi-expert L2D to a '
+             'single-expert\u2013like learning problem, thereby resolving multi-expert underfitting" (abstract)')
+_IMPROVED = ('"Extensive experiments across diverse settings, including real-world expert scenarios, '
+             'validate our theoretical results and demonstrate improved performance" (abstract)')
 _AGG = ("; PiCCE's system error CIFAR-100 animal 18.11%, overlapped 15.10%, varying 18.09% "
         "(per an aggregator; baselines' numbers not seen)")
 
@@ -111,9 +112,10 @@ CLAIMS = (
                  f"average rank over the (base, J, seed) blocks of the {setting} setting, "
                  f"J = 1 included (PiCCE = CE there, a tie counts against PiCCE). 'In every "
                  f"setting' is the research note's reading; Sec. 6 was not read.",
-            foils=(MUT, "softmax_l2d"),
+            foils=(MUT,),
             foil_note="In PiCCE's place, the random-correct-expert ablation (ranked against CE "
-                      "and OvA) and vanilla CE (ranked against OvA) must not come first.")
+                      "and OvA) must not come first. Vanilla CE is one of the ranked methods "
+                      "(among), so it cannot also be a foil (issue 26: Y against Y).")
       for tag, setting in zip("abc", ("disjoint", "overlapping", "varied"))),
     Claim(id="c6a_picce_flat_digits", where="abstract; Sec. 6 (accuracy vs #experts)",
           text="PiCCE resolves the multi-expert underfitting of vanilla CE: its classifier "
@@ -231,5 +233,12 @@ BENCHMARK = Benchmark(
                       "this proxy), so it did not test the abstract's 'resolving "
                       "multi-expert underfitting' (a contrast with CE)",
                   results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c5a_syserr_rank_disjoint", "c5b_syserr_rank_overlapping",
+                          "c5c_syserr_rank_varied"),
+                  what="foil softmax_l2d removed (the random_correct mutant kept)",
+                  why="softmax_l2d is among the methods the Rank check ranks the subject "
+                      "against: in the subject's place it would be ranked against itself",
+                  results_seen=True, rule="issue 26: Y-vs-Y foils removed"),
     ),
 )

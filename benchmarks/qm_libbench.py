@@ -11,10 +11,20 @@ correctness and speed-ups need its libraries, agents and hardware and are not ru
 """
 from __future__ import annotations
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Metric,
+    Paper,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.intrinsic_copy import IntrinsicCopy
 from claimbench.baselines.scalar_fallback import ScalarFallback
-from claimbench.checks import NotRun, Value
+from claimbench.checks import Exact, NotRun, Value
 from claimbench.datasets.simd_kernel_tasks import TASKS, SimdKernelTask
 from claimbench.methods.qm_libbench import LLMMigration, ReferenceOverlay, score
 
@@ -75,8 +85,11 @@ def _methods(max_tokens: int) -> tuple:
 _NOTE = ("research note (harness-only proxy): \"check the harness gives compile/correct = "
          "pass/pass/fail\" for the reference overlay, a scalar-fallback patch and a deliberately "
          "broken patch")
-_ABS = ("abstract (via the research note): 12 agent-LLM combinations; libjpeg 20.88% "
-        "correctness and 0.83 speedup; FSCM raises OpenCV correctness to 71%")
+_ABS_LIBJPEG = ("\"Evaluation of 12 SOTA agent-LLM combinations on QM-LibBench reveals that, "
+                "due to the lack of library-level navigation and hardware-aware optimization, "
+                "agents regress to superficial pattern matching, yielding only 20.88% "
+                "correctness and 0.83 speedup for libjpeg\" (abstract)")
+_ABS_FSCM = "\"FSCM improves OpenCV correctness to 71%\" (abstract)"
 
 BENCHMARK = Benchmark(
     slug="qm_libbench",
@@ -107,23 +120,23 @@ BENCHMARK = Benchmark(
         Claim(id="c1_reference_passes", where="research note (harness test)",
               text="the harness scores the reference overlay as compiled and correct",
               paper_value=_NOTE,
-              check=Value(method=REF, metric="passed", lo=1.0, stat="min"),
-              source="derived", foils=(BROKEN, COPY),
+              check=Exact(method=REF, metric="passed", lo=1.0),
+              source="derived", basis="construction", foils=(BROKEN, COPY),
               foil_note="The tail-dropping patch and the x86 copy must not be scored correct.",
               note="Every run (task x target x test seed) must pass: universal, one failure "
                    "refutes it."),
         Claim(id="c2_scalar_fallback_passes", where="research note (harness test)",
               text="the harness scores a scalar-fallback patch as compiled and correct",
               paper_value=_NOTE,
-              check=Value(method=SCALAR, metric="passed", lo=1.0, stat="min"),
-              source="derived", foils=(BROKEN, COPY_H),
+              check=Exact(method=SCALAR, metric="passed", lo=1.0),
+              source="derived", basis="construction", foils=(BROKEN, COPY_H),
               foil_note="As c1: broken candidates must not pass in the fallback's place.",
               note="Every run must pass."),
         Claim(id="c3_broken_patch_fails", where="research note (harness test)",
               text="the harness scores a deliberately broken patch as failing",
               paper_value=_NOTE,
-              check=Value(method=BROKEN, metric="passed", hi=0.0, stat="max"),
-              source="derived", foils=(BROKEN_CO, BROKEN_AL, REF),
+              check=Exact(method=BROKEN, metric="passed", hi=0.0),
+              source="derived", basis="construction", foils=(BROKEN_CO, BROKEN_AL, REF),
               foil_note="The same broken patch scored by a compile-only harness or by a harness "
                         "that tests only vector-aligned lengths must be scored as passing (a "
                         "wrong harness), as must the reference.",
@@ -133,8 +146,8 @@ BENCHMARK = Benchmark(
               text="compilability and correctness are scored separately (a patch can compile "
                    "and still fail)",
               paper_value="metrics: compilability, correctness (% passing), speedup",
-              check=Value(method=BROKEN, metric="compiled_but_failed", lo=1.0, stat="min"),
-              source="derived", foils=(BROKEN_CO, COPY, REF),
+              check=Exact(method=BROKEN, metric="compiled_but_failed", lo=1.0),
+              source="derived", basis="construction", foils=(BROKEN_CO, COPY, REF),
               foil_note="The compile-only harness cannot separate the two; the x86 copy fails "
                         "at compilation, the reference passes: none is 'compiled but failed'.",
               note="Every run of the broken patch compiles and is scored as failing."),
@@ -142,37 +155,37 @@ BENCHMARK = Benchmark(
               text="carrying the source ISA's intrinsics over to the target does not compile",
               paper_value="research note: agents fall into surface pattern-matching (low "
                           "correctness)",
-              check=Value(method=COPY, metric="compiled", hi=0.0, stat="max"),
-              source="derived", foils=(REF, SCALAR),
+              check=Exact(method=COPY, metric="compiled", hi=0.0),
+              source="derived", basis="construction", foils=(REF, SCALAR),
               foil_note="Real ports compile on both targets.",
               note="Every run of the unchanged x86 file fails to compile for AArch64 and "
                    "RISC-V (a sanity check of the cross toolchains and of the compile stage)."),
         Claim(id="c6_llm_partial_correctness", where="abstract (libjpeg 20.88%)",
               text="LLM migrations are correct on only a minority of tasks",
-              paper_value=_ABS,
+              paper_value=_ABS_LIBJPEG,
               check=Value(method=LLM, metric="passed", hi=0.5, stat="mean"),
-              source="derived", foils=(REF, SCALAR), needs_capable_model=True,
+              source="paper", foils=(REF, SCALAR), needs_capable_model=True,
               foil_note="Correct ports must not be scored as mostly failing.",
               note="Our kernels are far smaller than the paper's library-scale tasks; the "
-                   "paper's 20.88% is transposed as 'mean pass rate below 0.5' (derived). "
+                   "paper's 20.88% is transposed as 'mean pass rate below 0.5'. "
                    "Judged only with --model (the tiny model's patches never compile)."),
         Claim(id="c7_agent_correctness", where="abstract",
               text="12 agent-LLM combinations reach 20.88% correctness on libjpeg",
-              paper_value=_ABS,
+              paper_value=_ABS_LIBJPEG,
               check=NotRun(method=LLM, reason="needs libjpeg-turbo / OpenCV / NCNN builds with "
                                                "their gtest suites, the paper's agent frameworks "
                                                "and GPT-class models"),
               source="paper"),
         Claim(id="c8_speedup", where="abstract",
               text="migrated kernels run at 0.83x the reference speed on libjpeg",
-              paper_value=_ABS,
+              paper_value=_ABS_LIBJPEG,
               check=NotRun(method=REF, reason="speed-ups need RISC-V / LoongArch hardware; under "
                                                "qemu-user timing measures emulation, so "
                                                "qemu_time_ratio is reported as not meaningful"),
               source="paper"),
         Claim(id="c9_fscm_opencv", where="abstract",
               text="FSCM raises OpenCV correctness to 71%",
-              paper_value=_ABS,
+              paper_value=_ABS_FSCM,
               check=NotRun(method=LLM, reason="FSCM is a multi-agent LLM pipeline over OpenCV's "
                                                "source tree; needs capable models and the "
                                                "library builds"),
@@ -194,4 +207,25 @@ BENCHMARK = Benchmark(
                      note="64 test cases, 10 seeds; meant for --model with a capable LLM"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06",
+                  claims=("c1_reference_passes", "c2_scalar_fallback_passes",
+                          "c3_broken_patch_fails", "c4_correctness_beyond_compilation",
+                          "c5_source_intrinsics_do_not_compile"),
+                  what="basis='construction' (still derived); Value(stat=min/max) sign tests "
+                       "over runs replaced by Exact with the same bounds and tolerance 0; foils "
+                       "unchanged",
+                  why="these are self-tests of the harness we rebuilt (pass / fail of fixed "
+                      "candidates we wrote), deterministic compile-and-compare outcomes: they "
+                      "hold by our construction and need no statistics",
+                  results_seen=True,
+                  rule="issue 26: harness self-tests are basis='construction'; deterministic "
+                       "results use Exact"),
+        Amendment(date="2026-12-06", claims=("c6_llm_partial_correctness",),
+                  what="source derived -> paper; paper_value now quotes the ICML abstract "
+                       "verbatim; check and foils unchanged",
+                  why="the claim is placed in the abstract (libjpeg 20.88% correctness)",
+                  results_seen=True,
+                  rule="issue 26: a claim placed in the abstract is source='paper'"),
+    ),
 )

@@ -26,8 +26,8 @@ GAMES = (AdditiveInteractionGame, RetrainFeatureImportance, DataValuation)
 BASELINE_LABELS = ("permutation_sampling", "kernel_shap", "leverage_shap")
 RANDOM = "shapleig[selection=random]"
 LOWEST = {"budget_factor": 1}
-ABSTRACT = ("'consistently improves sample efficiency in the low-budget regime over state-of-the-art "
-            "baselines' (abstract; no number)")
+ABSTRACT = ("\"our method consistently improves sample efficiency in the low-budget regime over "
+            "state-of-the-art baselines\" (abstract; no number)")
 NO_EIG = ("The same GP and estimator with coalitions picked at random (EIG selection removed) must "
           "not do what the claim credits to EIG-driven selection.")
 
@@ -137,8 +137,8 @@ CLAIMS = (
              f"the same GP surrogate (budget {f}p).",
         check=Better(method="shapleig", baseline=RANDOM, metric="mse",
                      where={"budget_factor": f}),
-        paper_value="ShaplEIG 'adaptively selects coalitions based on their expected information gain "
-                    "about the Shapley values' (abstract); the ablation itself was not read",
+        paper_value="\"adaptively selects coalitions based on their expected information gain about "
+                    "the Shapley values\" (abstract); the ablation itself was not read",
         note=f"Same GP, hyperparameter fitting, initial design and estimator; only the selection "
              f"differs. Budget {f}p: the research note's 'every budget <= 4p' is checked per "
              f"budget (issue 14: a first version pooled budgets 1p-4p, whose cells of one "

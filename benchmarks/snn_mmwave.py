@@ -13,7 +13,19 @@ from typing import ClassVar
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Headline,
+    Metric,
+    Paper,
+    Premise,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.sequence_classifiers import (CNN1DClassifier, GRUClassifier,
                                                        MLPClassifier)
 from claimbench.checks import BetterDiff, Better, Rank, Ratio, Value
@@ -70,7 +82,8 @@ def _methods(**kw) -> tuple:
 
 _PAPER_ACC = ("\"yielding an average test-accuracy improvement of 6.22% ... relative to ANN "
               "baselines\"")
-_PAPER_ENERGY = "\"a 3.64x reduction in theoretical energy consumption relative to ANN baselines\""
+_PAPER_ENERGY = ("\"a 3.64× reduction in theoretical energy consumption relative to ANN baselines\" "
+                 "(abstract)")
 _MISMATCH_FOILS = ("The same network with a mismatched beta: 0.3 (cut-off 0.22 f_s, inside the "
                    "noise band) and 0.98 (cut-off 0.003 f_s, below the signal band); the claim "
                    "credits the matching, so they must not show the advantage.")
@@ -133,13 +146,20 @@ BENCHMARK = Benchmark(
                    "criterion picks",
               paper_value="\"we derive a principled criterion for configuring the membrane decay "
                           "factor by matching the effective bandwidth of LIF dynamics to the "
-                          "data's discriminative spectral content\"",
+                          "data's discriminative spectral content\"; \"Experimental results "
+                          "across four widely used mmWave datasets validate the proposed "
+                          "frequency-matching hypothesis\" (abstract)",
               check=Rank(method="snn_fm", metric="acc", k=3, among=SWEEP, where=LOW),
-              source="derived", foils=("snn_b0.3", "snn_b0.98"),
-              foil_note="The sweep's extremes, far from the criterion's beta, must not be top-3.",
+              source="paper", foils=(), grids=("full",),
+              foil_note="The sweep's extremes (0.3, 0.98) were the foils, but they are ranked in "
+                        "the check already (in the subject's place each would rank against "
+                        "itself); no other grid method has a membrane decay the wording could "
+                        "rule out, so none is declared.",
               note="Research note: 'accuracy as a function of beta peaks within one grid step of "
                    "beta*'. Top 3 of 6 (the criterion and the sweep 0.3..0.98): significantly "
-                   "ahead of all but two, the sweep values adjacent to beta* (~0.6-0.7)."),
+                   "ahead of all but two, the sweep values adjacent to beta* (~0.6-0.7). Decided "
+                   "on the full grid only: with 8 quick units a rank test against 5 others cannot "
+                   "reach p < 5 x 2^-8 = 0.0195, above its worst-case Holm level."),
         Claim(id="c3_energy_vs_ann_twin", where="abstract",
               text="the spiking network needs 3.64x less theoretical energy than its ANN "
                    "counterpart",
@@ -157,7 +177,7 @@ BENCHMARK = Benchmark(
               paper_value=_PAPER_ENERGY,
               check=Ratio(numerator="snn_fm", denominator="gru", metric="energy_pJ",
                           at_most=1.0, where=LOW),
-              source="derived", foils=("cnn1d",),
+              source="paper", foils=("cnn1d",),
               foil_note="The 1-D CNN (more MACs than the GRU) must not pass.",
               note="Research note: 'the ANN/SNN energy ratio is > 1 (report the value)'."),
         Claim(id="c3c_energy_below_mlp", where="abstract",
@@ -165,7 +185,7 @@ BENCHMARK = Benchmark(
               paper_value=_PAPER_ENERGY,
               check=Ratio(numerator="snn_fm", denominator="mlp", metric="energy_pJ",
                           at_most=1.0, where=LOW),
-              source="derived", foils=("cnn1d",),
+              source="paper", foils=("cnn1d",),
               foil_note="The 1-D CNN (more MACs than the MLP) must not pass.",
               note="Research note's energy check against the cheapest ANN here: its single "
                    "T*C*H first layer equals the SNN's encoding layer in MACs."),
@@ -175,11 +195,13 @@ BENCHMARK = Benchmark(
               paper_value="\"matching the effective bandwidth of LIF dynamics to the data's "
                           "discriminative spectral content\"",
               check=Value(method="snn_fm", metric="cutoff", lo=0.06, hi=0.15, where=LOW),
-              source="derived", foils=("snn_b0.3", "snn_b0.98"),
+              source="derived", basis="construction", foils=("snn_b0.3", "snn_b0.98"),
               foil_note="Fixed betas 0.3 and 0.98 put the cut-off inside the noise band (0.22) "
                         "or below the signal band (0.003).",
               note="Generator: signal 0.02-0.06 f_s, noise 0.15-0.5 f_s; the mean cut-off over "
-                   "seeds must lie in [0.06, 0.15] (ours)."),
+                   "seeds must lie in [0.06, 0.15] (ours). By construction: the bands are ours and "
+                   "the estimator and matching rule are our instantiation, so this checks our "
+                   "code, not the paper (the foils' cut-offs are fixed by their betas)."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(RadarSequences, band=["low", "high"], snr_db=[-15.0],
@@ -197,4 +219,81 @@ BENCHMARK = Benchmark(
                           "about 6 CPU-hours (quick measured 3.8 CPU-min)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    premises=(
+        Premise(id="p_mlp_above_chance",
+                text="the MLP baseline is above chance on the low band, where the claims compare "
+                     "with it",
+                check=Value(method="mlp", metric="acc", lo=1.0 / RadarSequences().n_classes,
+                            stat="mean", where=LOW),
+                claims=("c1_beats_mlp_low_snr", "c3c_energy_below_mlp"),
+                note="Chance = 1 / n_classes = 1/5: the generator draws the five classes "
+                     "uniformly (datasets/radar_sequences.py). A baseline at chance has learned "
+                     "nothing, so beating it (or costing less than it) says nothing of the paper's "
+                     "ANNs."),
+        Premise(id="p_gru_above_chance",
+                text="the GRU baseline is above chance on the low band, where the claims compare "
+                     "with it",
+                check=Value(method="gru", metric="acc", lo=1.0 / RadarSequences().n_classes,
+                            stat="mean", where=LOW),
+                claims=("c1_beats_gru_low_snr", "c3b_energy_below_gru",
+                        "c4_advantage_vanishes_high_band_vs_gru"),
+                note="As p_mlp_above_chance, for the GRU."),
+        Premise(id="p_cnn1d_above_chance",
+                text="the 1-D CNN baseline is above chance on the low band, where the claims "
+                     "compare with it",
+                check=Value(method="cnn1d", metric="acc", lo=1.0 / RadarSequences().n_classes,
+                            stat="mean", where=LOW),
+                claims=("c1_beats_cnn1d_low_snr", "c4_advantage_vanishes_high_band_vs_cnn1d"),
+                note="As p_mlp_above_chance, for the third ANN baseline (same definition of "
+                     "chance)."),
+    ),
+    headlines=(
+        Headline(quote="when discriminative information resides in low-to-mid frequencies, LIF "
+                       "dynamics can inherently suppress high-frequency noise, clarifying when and "
+                       "why SNNs outperform ANNs",
+                 claims=("c4_advantage_vanishes_high_band_vs_cnn1d",
+                         "c4_advantage_vanishes_high_band_vs_gru", "c1_beats_mlp_low_snr",
+                         "c1_beats_cnn1d_low_snr", "c1_beats_gru_low_snr")),
+        Headline(quote="we derive a principled criterion for configuring the membrane decay factor "
+                       "by matching the effective bandwidth of LIF dynamics to the data's "
+                       "discriminative spectral content",
+                 claims=("c2_accuracy_peaks_at_matched_beta",
+                         "c5_criterion_cutoff_between_signal_and_noise")),
+        Headline(quote="Experimental results across four widely used mmWave datasets validate the "
+                       "proposed frequency-matching hypothesis",
+                 claims=("c2_accuracy_peaks_at_matched_beta",)),
+        Headline(quote="an average test-accuracy improvement of 6.22%",
+                 claims=("c1_beats_mlp_low_snr", "c1_beats_cnn1d_low_snr",
+                         "c1_beats_gru_low_snr")),
+        Headline(quote="a 3.64× reduction in theoretical energy consumption relative to ANN "
+                       "baselines",
+                 claims=("c3_energy_vs_ann_twin", "c3b_energy_below_gru", "c3c_energy_below_mlp")),
+    ),
+    amendments=(
+        Amendment(date="2026-12-06",
+                  claims=("c2_accuracy_peaks_at_matched_beta", "c3b_energy_below_gru",
+                          "c3c_energy_below_mlp", "c5_criterion_cutoff_between_signal_and_noise"),
+                  what="c2: source derived -> paper, its foils snn_b0.3 and snn_b0.98 (ranked in "
+                       "the check already) removed, none left, decided on the full grid only; "
+                       "c3b, c3c: source derived -> paper; c5: basis='construction' (still "
+                       "derived); checks and thresholds unchanged",
+                  why="c2, c3b and c3c are placed in the abstract; c2's foils compared with "
+                      "themselves, and 8 quick units cannot reach its worst-case Holm level "
+                      "(p >= 0.0195 against 0.005); c5 checks that our estimator and matching rule "
+                      "put the cut-off between bands we generated",
+                  results_seen=True,
+                  rule="issue 26: a claim placed in the abstract is source='paper'; Y-vs-Y foils "
+                       "removed; full grid only for an undecidable design; checks that hold by "
+                       "construction are basis='construction'"),
+        Amendment(date="2026-12-06",
+                  claims=("p_mlp_above_chance", "p_gru_above_chance", "p_cnn1d_above_chance"),
+                  what="premises added: the MLP, the GRU and the 1-D CNN above chance (1/5) in "
+                       "mean test accuracy on the low band; each gates the claims that compare "
+                       "with it (c1 vs mlp, c3c; c1 vs gru, c3b, c4 vs gru; c1 vs cnn1d, c4 vs "
+                       "cnn1d); the claims are unchanged",
+                  why="issue 26: the review found the MLP and GRU at 0.216 and 0.208 with chance "
+                      "at 0.2, a setting where the paper's ANN comparison cannot appear; the CNN "
+                      "gets the same control by the same definition",
+                  results_seen=True),
+    ),
 )

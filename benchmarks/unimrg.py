@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (
+    Amendment,
+    Benchmark,
+    Claim,
+    Grid,
+    Metric,
+    Paper,
+    cfg,
+    output_metric,
+    sweep,
+)
 from claimbench.baselines.auxiliary_dense_decoding import ReconstructionAux, UnderstandingOnly
 from claimbench.checks import Better, NotRun, Value
 from claimbench.datasets.depth_scenes import QTYPES, DepthScenes
@@ -80,11 +90,12 @@ _SHUF_NOTE = ("'Generating intrinsic representations of the input improves under
               "credits the information in the targets: the same decoders and losses fed "
               "another scene's pixels, depth and segmentation (a cyclic shift in the batch) "
               "carry no information about the input and must not produce the gain.")
-_ABSTRACT = ("'our method notably enhances fine-grained perception, reduces hallucinations, "
-             "and improves spatial understanding' (abstract)")
-_FIG2 = ("'image-to-depth post-training enables UMMs to generate coherent depth maps and "
+_ABSTRACT = ("\"our method notably enhances fine-grained perception, reduces hallucinations, "
+             "and improves spatial understanding\" (abstract)")
+_FIG2 = ("image-to-depth post-training enables UMMs to generate coherent depth maps and "
          "significantly improves spatial understanding, such as correctly identifying which "
-         "object is closer' (Fig. 2, as summarised by chatpaper.com/paper/230848)")
+         "object is closer (Fig. 2, per a third-party summary, chatpaper.com/paper/230848; not "
+         "verified)")
 
 BENCHMARK = Benchmark(
     slug="unimrg",
@@ -129,15 +140,16 @@ BENCHMARK = Benchmark(
         Claim(id="c3_beats_reconstruction_only", where="abstract (complementary representations)",
               text="generating depth and segmentation as well as pixels beats pixel "
                    "reconstruction alone on spatial questions",
-              paper_value="'By synthesizing these diverse representations, UMMs capture "
+              paper_value="\"By synthesizing these diverse representations, UMMs capture rich "
                           "complementary information regarding appearance, spatial relations, "
-                          "and structural layout' (abstract)",
+                          "and structural layout\" (abstract)",
               check=Better(method=FULL, baseline=RECON, metric="acc_spatial", margin=0.0),
-              source="derived", foils=(SHUF,), foil_note=_SHUF_NOTE,
-              note="Our reading of the abstract; the paper's ablation table was not read."),
+              source="paper", foils=(SHUF,), foil_note=_SHUF_NOTE,
+              note="Our reading of the abstract; the paper's ablation table was not read. "
+                   "Filed as the paper's since issue 26 (placed in the abstract)."),
         Claim(id="c4_depth_generation_helps_closer", where="Fig. 2",
               text="image-to-depth training improves answering which object is closer",
-              paper_value=_FIG2,
+              paper_value="\"improves spatial understanding\" (abstract); " + _FIG2,
               check=Better(method=DEPTH, baseline=BASE, metric="acc_depth", margin=0.0),
               source="paper", foils=(SHUF,), foil_note=_SHUF_NOTE,
               note="Depth-only auxiliary arm against understanding only, on the closer "
@@ -159,8 +171,9 @@ BENCHMARK = Benchmark(
               note="Second half of 'depth helps most'."),
         Claim(id="c7_generates_coherent_depth", where="Fig. 1-2",
               text="after UniMRG training the model generates coherent depth maps",
-              paper_value="'image-to-depth post-training enables UMMs to generate coherent "
-                          "depth maps' (Fig. 2; off-the-shelf Harmon cannot, Fig. 1)",
+              paper_value="image-to-depth post-training enables UMMs to generate coherent "
+                          "depth maps (Fig. 2, per a third-party summary; not verified); "
+                          "off-the-shelf Harmon cannot (Fig. 1, per research note; not verified)",
               check=Value(method=FULL, metric="depth_r2", lo=0.5),
               source="paper", foils=(SHUF,),
               foil_note="A depth decoder trained on another scene's depth cannot predict this "
@@ -181,7 +194,7 @@ BENCHMARK = Benchmark(
               text="UniMRG simultaneously boosts generation capabilities",
               check=NotRun(method=FULL, reason="text-to-image generation of a UMM (GenEval, "
                                                 "DPG-Bench) cannot run here"),
-              paper_value="'while simultaneously boosting generation capabilities' (abstract)",
+              paper_value="\"while simultaneously boosting generation capabilities\" (abstract)",
               source="paper"),
     ),
     grids={
@@ -198,4 +211,10 @@ BENCHMARK = Benchmark(
                           "2 CPU-hours"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    amendments=(
+        Amendment(date="2026-12-06", claims=("c3_beats_reconstruction_only",),
+                  what="source derived -> paper",
+                  why="issue 26: a claim placed in the abstract is the paper's claim",
+                  results_seen=True, rule="issue 26: source by placement"),
+    ),
 )

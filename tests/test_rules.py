@@ -64,12 +64,19 @@ def test_a_foil_named_in_another_role_is_refused_and_gives_no_evidence():
     assert res["c"].verdict == "not_discriminating"
 
 
-def test_a_foil_identical_to_another_method_gives_no_evidence():
-    rows = rows_from({"mean": GOOD, "noop": BASE, "renamed": BASE + 0.5, "bad": BASE + 0.5})
-    res = judge([Claim("c", "T", "x", BETTER, source="paper", foils=("renamed",))], rows)
+def test_a_foil_identical_to_a_method_of_the_check_gives_no_evidence():
+    # "renamed" is the baseline under a new name: substituted, Better compares it with itself.
+    rows = rows_from({"mean": GOOD, "noop": BASE, "renamed": BASE, "bad": BASE + 0.5,
+                      "bad_copy": BASE + 0.5})
+    res = judge([Claim("c", "T", "x", BETTER, source="paper", foils=("renamed",)),
+                 Claim("d", "T", "x", BETTER, source="paper", foils=("bad_copy",))], rows)
     f = res["c"].foils[0]
-    assert f.verdict == "not_reproduced" and f.note == "identical to bad" and not f.refuted
+    assert f.note == "identical to noop" and not f.refuted
     assert res["c"].verdict == "not_discriminating"
+    # The same values as another grid method (not in the check) are shown, and still count.
+    g = res["d"].foils[0]
+    assert g.refuted and g.twin == "identical to bad"
+    assert res["d"].verdict == "reproduced" and "same values as" in res["d"].control
 
 
 def test_a_foil_mirroring_the_subject_gives_no_evidence():
@@ -165,3 +172,12 @@ def test_claims_in_the_abstract_are_the_papers_unless_ours_by_construction():
     assert design.misplaced(ours) and not design.misplaced(built)
     with pytest.raises(ValueError, match="construction"):
         tb.make_bench(claims=(dataclasses.replace(built, source="paper"),))
+
+
+def test_an_exact_max_puts_the_largest_unit_in_the_band():
+    # "up to 15 %" over a declared deterministic sweep: the best regime lies in [12, 17].
+    rows = rows_from({"mean": [3.0, 9.0, 14.0], "over": [3.0, 9.0, 21.0], "under": [1.0, 2.0, 3.0]})
+    up_to = Exact("mean", "abs_error", lo=12.0, hi=17.0, stat="max")
+    res = judge([Claim("c", "T", "x", up_to, source="paper", foils=("over", "under"))], rows)["c"]
+    assert res.verdict == "reproduced" and res.estimate == 14.0
+    assert [f.verdict for f in res.foils] == ["not_reproduced", "not_reproduced"]

@@ -72,18 +72,21 @@ def _file_hash(path: str, mtime_ns: int, size: int) -> str:
     return hashlib.blake2b(Path(path).read_bytes(), digest_size=12).hexdigest()
 
 
-# Keywords of ``Benchmark(...)`` that no cell reads: what the claims say about the results, not
-# how the results are made. Editing them (a claim, an amendment, a headline, a premise) must not
-# re-run a grid; their pre-registration is the lock's business (claimbench.lock).
+# Keywords of ``Benchmark(...)`` that no cell reads: what the claims say about the results and
+# which grids list which cells (a cell's identity already holds its dataset and method configs
+# and its replicate), not how a result is made. Editing them (a claim, an amendment, a headline,
+# a premise, a grid's seeds) must not re-run a cell; their pre-registration is the lock's
+# business (claimbench.lock).
 JUDGEMENT_KEYWORDS = frozenset({"claims", "amendments", "headlines", "premises", "paper",
-                                "description", "fidelity", "fidelity_note"})
+                                "description", "fidelity", "fidelity_note", "grids", "unit",
+                                "primary_metric", "area"})
 
 
 def cell_hash(path: str) -> str:
     """Hash of what a benchmark module gives its cells: the module's syntax tree without
     comments, docstrings, the judgement keywords of its ``Benchmark(...)`` call, and the
-    module-level names that only those keywords used. Conservative: anything a metric, grid or
-    method could read stays in."""
+    module-level names (assignments, functions, imports) that nothing left uses. Conservative:
+    anything a metric or method could read stays in."""
     st = Path(path).stat()
     return _cell_hash(str(path), st.st_mtime_ns, st.st_size)
 
@@ -101,25 +104,41 @@ def _cell_hash(path: str, mtime_ns: int, size: int) -> str:
             node.keywords = [k for k in node.keywords if k.arg not in JUDGEMENT_KEYWORDS]
     body = [s for s in tree.body if not (isinstance(s, ast.Expr)
                                          and isinstance(s.value, ast.Constant))]
-    while True:  # drop module-level assignments nothing left reads (to a fixpoint)
+    while True:  # drop module-level names nothing left reads (to a fixpoint)
         used = {n.id for s in body for n in ast.walk(s)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        keep = [s for s in body if not _dead_assignment(s, used)]
-        if len(keep) == len(body):
+        keep = [k for k in (_live(s, used) for s in body) if k is not None]
+        if ast.dump(ast.Module(body=keep, type_ignores=[])) == \
+                ast.dump(ast.Module(body=body, type_ignores=[])):
             break
         body = keep
     tree.body = body
     return "ast:" + hashlib.blake2b(ast.dump(tree).encode(), digest_size=12).hexdigest()
 
 
-def _dead_assignment(stmt, used: set[str]) -> bool:
+def _live(stmt, used: set[str]):
+    """``stmt`` without what binds only unused names (None when nothing is left)."""
     import ast
 
+    keep = lambda n: n in used or n == "BENCHMARK"  # noqa: E731
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            return stmt
+        names = [a for a in stmt.names
+                 if keep((a.asname or a.name).split(".")[0]) or a.name == "*"]
+        if not names:
+            return None
+        out = ast.ImportFrom(stmt.module, names, stmt.level) if isinstance(stmt, ast.ImportFrom) \
+            else ast.Import(names)
+        return out
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return stmt if keep(stmt.name) or stmt.decorator_list else None
     if isinstance(stmt, ast.Assign):
         targets = stmt.targets
     elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
         targets = [stmt.target]
     else:
-        return False
+        return stmt
     names = [t.id for t in targets if isinstance(t, ast.Name)]
-    return len(names) == len(targets) and not any(n in used or n == "BENCHMARK" for n in names)
+    dead = len(names) == len(targets) and not any(keep(n) for n in names)
+    return None if dead else stmt

@@ -88,7 +88,9 @@ def p_floor(bench: Benchmark, claim: Claim, grid: str = "quick") -> float:
     if isinstance(c, Growth):
         return 1.0 / math.factorial(n) if n else 1.0
     if isinstance(c, Rank):
-        others = len(c.among) if c.among else len(bench.method_configs(bench.grids[grid])) - 1
+        ranked = set(c.among) | {c.method} if c.among else {
+            m.label for m in bench.method_configs(bench.grids[grid])}
+        others = len(ranked) - 1
         return min(1.0, max(1, others) * 0.5 ** n)
     return 0.0
 

@@ -39,16 +39,26 @@ def substitute(check, old: str, new: str):
 
 def judge_exact(c: Exact, ev: Evidence, method: str) -> Outcome:
     """Every unit inside the declared region: decided without statistics."""
+    if c.stat not in ("all", "max", "min"):
+        raise ValueError(f"Exact.stat {c.stat!r}: use 'all', 'max' or 'min'")
     x = np.array(list(ev.values(method, c.metric, c.where).values()))  # (units,)
     lo, hi = c.bounds()
-    outside = (x < lo) | (x > hi)
-    bad, n = int(outside.sum()), int(x.size)
+    n = int(x.size)
     region = _fmt_bounds(lo, hi)
+    tol = f"declared tolerance {c.tol:g}{' relative' if c.rel else ''}"
+    if c.stat != "all":
+        v = float(x.max() if c.stat == "max" else x.min())
+        ok = lo <= v <= hi
+        return Outcome("reproduced" if ok else "not_reproduced", v, None, None, n,
+                       f"exact: the {c.stat} of {c.metric} over {n} units is {_fmt(v)}, "
+                       f"{'inside' if ok else 'outside'} {region} ({tol})", None,
+                       f"{c.stat} over units {region}", _fmt(v))
+    outside = (x < lo) | (x > hi)
+    bad = int(outside.sum())
     span = _fmt(float(x.min())) if np.ptp(x) == 0 else f"{_fmt(float(x.min()))}..{_fmt(float(x.max()))}"
     return Outcome("not_reproduced" if bad else "reproduced", float(np.mean(x)), None, None, n,
-                   f"exact: {bad}/{n} units of {c.metric} outside {region} (declared tolerance "
-                   f"{c.tol:g}{' relative' if c.rel else ''}); values {span}", None,
-                   f"every unit {region}", f"{span} ({bad}/{n} outside)")
+                   f"exact: {bad}/{n} units of {c.metric} outside {region} ({tol}); values "
+                   f"{span}", None, f"every unit {region}", f"{span} ({bad}/{n} outside)")
 
 
 def judge_check(bench: Benchmark, check, ev: Evidence, alpha_floor: float = ALPHA

@@ -1,7 +1,7 @@
 """Foils: the same check with a wrong method in the subject's place. A foil is evidence of
 discrimination only when it is refuted with values of its own: one the check already names in
-another role compares with itself, and one whose values equal (or mirror) another method's on
-every unit is that method under a new name."""
+another role compares with itself, and one whose values equal (or mirror) the subject's or such a
+method's on every unit is that method under a new name."""
 from __future__ import annotations
 
 import numpy as np
@@ -27,9 +27,10 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.all(np.abs(a - b) <= SAME_RTOL * np.maximum(np.abs(a), np.abs(b))))
 
 
-def twin_of(ev: Evidence, check, foil: str) -> str:
+def twin_of(ev: Evidence, check, foil: str, only: set[str] | None = None) -> str:
     """'identical to X' or 'mirror of X' (exactly minus X's values) when the foil's values of
-    the check's metric equal another stored method's on every unit of the check's scope."""
+    the check's metric equal another stored method's (one of ``only``, when given) on every unit
+    of the check's scope."""
     metric = getattr(check, "metric", None)
     if metric is None or isinstance(check, NotRun):
         return ""
@@ -41,7 +42,7 @@ def twin_of(ev: Evidence, check, foil: str) -> str:
         keys = list(mine)
         a = np.array([mine[k] for k in keys])  # (units,)
         for other in ev.methods():
-            if other == foil:
+            if other == foil or (only is not None and other not in only):
                 continue
             try:
                 theirs = ev.values(other, metric, where)
@@ -70,10 +71,17 @@ def judge_foils(bench, claim, check, subject: str, ev: Evidence, alpha_floor: fl
             continue
         ft = safe_test(bench, substitute(check, subject, foil), ev, alpha_floor)
         fo = ft.decide(ALPHA) if isinstance(ft, Tested) else ft
-        note = twin_of(ev, check, foil) if fo.verdict not in ("not_run", "error") else ""
+        note = twin = ""
+        if fo.verdict not in ("not_run", "error"):
+            # The subject, or a method the check names in another role, under a new name: the
+            # check compares it with itself (or with its mirror image), so it fails by
+            # construction. The same values as some other method are shown, and still count:
+            # the foil is then that method, refuted on values of its own.
+            note = twin_of(ev, check, foil, {subject, *roles})
+            twin = "" if note else twin_of(ev, check, foil)
         out.append(FoilResult(foil, fo.verdict, fo.ours or "—",
                               ft.p if isinstance(ft, Tested) else None, fo.estimate, fo.ci,
-                              note))
+                              note, twin))
     return out
 
 

@@ -16,6 +16,7 @@ class FoilResult:
     estimate: float | None = None
     ci: tuple[float, float] | None = None
     note: str = ""  # why the foil gives no evidence ("identical to X"); "" when it does
+    twin: str = ""  # informational: the same values as another grid method (still evidence)
 
     @property
     def refuted(self) -> bool:
@@ -83,6 +84,8 @@ class ClaimResult:
             s = f"{f.foil}: {f.verdict}"
             if f.note:
                 s += f" ({f.note}: no evidence)"
+            elif f.twin:
+                s += f" ({f.twin.replace('identical to', 'same values as')})"
             elif f.verdict == "reproduced":
                 s += " (passes)"
             elif f.refuted:
