@@ -19,6 +19,7 @@ def test_built_wheel_contains_content_packages_and_runs(tmp_path):
         assert not any(n.startswith(f"{pkg}/") for n in names)  # nothing shadowing at top level
     assert "claimbench/benchmarks/ssd_duality.py" in names
     assert "claimbench/static/site.js" in names and "claimbench/static/site.css" in names
+    assert "claimbench/claims/family.py" in names and "claimbench/abstracts/protot.txt" in names
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target",
                     str(target), str(wheel)], check=True)
