@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, TraceMetric,
                             output_metric, sweep)
 from claimbench.baselines.explore_then_commit import ExploreThenCommitOT
@@ -112,6 +113,7 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     traces=TRACES,
     primary_metric="regret_T",
+    nondeterministic={"time_s": TIMING_RTOL},
     claims=(
         Claim(id="c1_sqrtT_finite_smooth", where="abstract",
               text="recovers the parametric rate O~(sqrt(dT)) in finite-dimensional settings",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg,
                             output_metric, sweep)
 from claimbench.baselines.fixed_topk import FixedTopK
@@ -221,6 +222,7 @@ BENCHMARK = Benchmark(
     datasets=(DriftingInteractions,),
     metrics=METRICS,
     primary_metric="max_phase_excess",
+    nondeterministic={"time_s": TIMING_RTOL},
     claims=CLAIMS,
     traces=TRACES,
     grids={

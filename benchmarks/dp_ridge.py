@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
 from claimbench.baselines.output_perturbation import OutputPerturbation, gram_stats
 from claimbench.baselines.sufficient_statistics_perturbation import SufficientStatisticsPerturbation
@@ -308,6 +309,7 @@ BENCHMARK = Benchmark(
     datasets=(GaussianRegression,),
     metrics=METRICS,
     primary_metric="est_mse",
+    nondeterministic={"time_s": TIMING_RTOL},
     claims=CLAIMS,
     grids={
         "smoke": Grid(datasets=(cfg(GaussianRegression, n=400, d=4, n_pub=200, n_test=200),), seeds=2,

@@ -11,6 +11,7 @@ solver seeds shared by the methods of a cell, a fixed budget, and the same lands
 """
 from __future__ import annotations
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric
 from claimbench.baselines.random_programs import RandomPrograms
 from claimbench.baselines.target_suite import TargetSuite
@@ -96,6 +97,7 @@ BENCHMARK = Benchmark(
     datasets=(BBOBTargets, TuningTargets),
     metrics=METRICS,
     primary_metric="adc",
+    nondeterministic={"time_s": TIMING_RTOL},
     claims=(
         Claim(id="c1_separation_vs_random", where="abstract; Sec. 3 (objective ii)",
               text="EoB evolves benchmark programs that maximize algorithm-differentiation "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import (
     Amendment,
     Benchmark,
@@ -104,6 +105,7 @@ BENCHMARK = Benchmark(
     datasets=(Sudoku,),
     metrics=METRICS,
     primary_metric="final_acc",
+    nondeterministic={"cpu_s": TIMING_RTOL},
     unit=("size",),
     claims=(
         Claim(id="c1_fewer_steps_to_target", where="abstract; issue 15",

@@ -11,6 +11,7 @@ correctness and speed-ups need its libraries, agents and hardware and are not ru
 """
 from __future__ import annotations
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import (
     Amendment,
     Benchmark,
@@ -116,6 +117,7 @@ BENCHMARK = Benchmark(
     datasets=(SimdKernelTask,),
     metrics=METRICS,
     primary_metric="passed",
+    nondeterministic={"qemu_time_ratio": TIMING_RTOL},
     claims=(
         Claim(id="c1_reference_passes", where="research note (harness test)",
               text="the harness scores the reference overlay as compiled and correct",

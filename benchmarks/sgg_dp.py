@@ -7,6 +7,7 @@ computations (quadrature, root finding, FFT): one seed, many privacy regimes.
 """
 from __future__ import annotations
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
 from claimbench.baselines.gaussian_mechanism import GaussianMechanism
 from claimbench.checks import Better, Exact, Slope
@@ -258,6 +259,7 @@ BENCHMARK = Benchmark(
     datasets=(PrivacyRegime,),
     metrics=METRICS,
     primary_metric="mse",
+    nondeterministic={"time_s": TIMING_RTOL},
     claims=CLAIMS,
     grids={
         "smoke": Grid(datasets=_SMOKE, seeds=1, methods=_methods(False, smoke=True),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from claimbench.api import TIMING_RTOL
 from claimbench.api import (
     Amendment,
     Benchmark,
@@ -123,6 +124,7 @@ BENCHMARK = Benchmark(
     datasets=(DepthScenes,),
     metrics=METRICS,
     primary_metric="acc_spatial",
+    nondeterministic={"cpu_s": TIMING_RTOL},
     claims=(
         Claim(id="c1_improves_spatial_understanding", where="abstract; project page",
               text="UniMRG improves spatial understanding over standard understanding training",

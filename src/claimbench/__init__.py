@@ -3,10 +3,12 @@ __version__ = "0.1.0"
 
 
 def load(slug: str, store: str | None = None):
-    """The store's rows for one benchmark as a pandas DataFrame (one row per cell)."""
-    from .store import Store, default_store_path
+    """The store's rows for one benchmark as a pandas DataFrame (one row per cell); on a fresh
+    clone with no local store, the committed cells (reports/cells.parquet)."""
+    from .committed import readable_store
+    from .store import Store
 
-    with Store(store or default_store_path(), readonly=True) as st:
+    with Store(readable_store(store), readonly=True) as st:
         return st.dataframe(slug)
 
 

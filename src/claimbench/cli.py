@@ -15,16 +15,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _registry():
+    """Every benchmark (imports all their modules: only for commands that need all)."""
     from . import registry
 
     return registry.benchmarks()
 
 
+def _slugs() -> list[str]:
+    from . import registry
+
+    return registry.slugs()  # the static index: imports no benchmark
+
+
 def _bench(slug: str):
-    benches = _registry()
-    if slug not in benches:
-        raise UserError(f"unknown benchmark {slug!r}: {suggest(slug, list(benches))}")
-    return benches[slug]
+    """One benchmark, importing its module only."""
+    from . import registry
+
+    if slug not in registry.slugs():
+        if registry.unindexed(slug):
+            raise UserError(f"benchmark {slug!r} is not in the index: run "
+                            f"python -m claimbench.registry --write-index")
+        raise UserError(f"unknown benchmark {slug!r}: {suggest(slug, registry.slugs())}")
+    return registry.benchmark(slug)
 
 
 def _positive(kind):
@@ -50,15 +62,15 @@ def _with_model(bench, spec):
 
 # -- commands -----------------------------------------------------------------------------------
 def cmd_list(args) -> int:
-    benches = _registry()
+    from .index import INDEX  # no benchmark module is imported
     from .papers import AREAS
 
     if args.area and args.area not in AREAS:
         raise UserError(f"unknown area {args.area!r}: {suggest(args.area, list(AREAS))}")
-    rows = [b for b in benches.values() if not args.area or b.area == args.area]
-    width = max([len(b.slug) for b in rows] + [4])
-    for b in sorted(rows, key=lambda b: (b.area, b.slug)):
-        print(f"{b.slug:<{width}}  {b.area:<20}  {b.fidelity:<11}  {b.paper.title}")
+    rows = [e for e in INDEX if not args.area or e.area == args.area]
+    width = max([len(e.slug) for e in rows] + [4])
+    for e in sorted(rows, key=lambda e: (e.area, e.slug)):
+        print(f"{e.slug:<{width}}  {e.area:<20}  {e.fidelity:<11}  {e.title}")
     return 0
 
 
@@ -76,7 +88,7 @@ def cmd_run(args) -> int:
 
     if args.all == bool(args.slugs):
         raise UserError("claimbench run: give benchmark slugs or --all (not both)")
-    slugs = list(_registry()) if args.all else args.slugs
+    slugs = _slugs() if args.all else args.slugs
     benches = {s: _bench(s) for s in slugs}
     if args.model:
         from .models import uses_model
@@ -117,6 +129,7 @@ def cmd_run(args) -> int:
     fails = ", ".join(f"{n} {k}" for k, n in sorted(summary.failures.items())) or "no failures"
     print(f"{summary.total} cells: {summary.executed} run, {summary.cached} cached; {fails}"
           f" (run {summary.run_id})")
+    print("".join(note + "\n" for note in summary.notes()), end="")  # tool_missing: install
     if summary.interrupted:
         print("interrupted: every finished cell is in the store; run the same command to resume",
               file=sys.stderr)
@@ -124,10 +137,16 @@ def cmd_run(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
-    from .store import Store, default_store_path
+def readable_store(arg):
+    from .committed import readable_store as find
 
-    with Store(args.store or default_store_path(), readonly=True) as store:
+    return find(arg)
+
+
+def cmd_export(args) -> int:
+    from .store import Store
+
+    with Store(readable_store(args.store), readonly=True) as store:
         if args.slug:
             _bench(args.slug)
         df = store.dataframe(args.slug)
@@ -147,17 +166,17 @@ def cmd_export(args) -> int:
 def cmd_claims(args) -> int:
     from .claims import evaluate_benchmark, format_claims
     from .grid import grid_rows
-    from .store import Store, default_store_path
+    from .store import Store
 
     from .claims import resolve_label
     from .lock import read_lock, verdicts_before
     from .provenance import ROOT
 
     slugs = args.slugs or None
-    benches = [_bench(s) for s in slugs] if slugs else list(_registry().values())
+    benches = [_bench(s) for s in (slugs or _slugs())]
     if args.as_method and len(benches) != 1:
         raise UserError("claimbench claims --as NAME: give exactly one benchmark slug")
-    with Store(args.store or default_store_path(), readonly=True) as store:
+    with Store(readable_store(args.store), readonly=True) as store:
         results = []
         for b in benches:
             b = _with_model(b, args.model)
@@ -173,14 +192,14 @@ def cmd_claims(args) -> int:
 def cmd_compare(args) -> int:
     from .claims import compare
     from .grid import grid_rows
-    from .store import Store, default_store_path
+    from .store import Store
 
     bench = _with_model(_bench(args.slug), args.model)
     metric = args.metric or bench.primary_metric
     if metric not in {m.name for m in bench.metrics}:
         raise UserError(f"unknown metric {metric!r} for {bench.slug}: "
                         f"{suggest(metric, [m.name for m in bench.metrics])}")
-    with Store(args.store or default_store_path(), readonly=True) as store:
+    with Store(readable_store(args.store), readonly=True) as store:
         rows = grid_rows(bench, store.rows(bench.slug), args.grid)[1]
     print(compare(bench, rows, args.method, args.against, metric))
     return 0
@@ -190,7 +209,7 @@ def cmd_import(args) -> int:
     from .importer import import_file
     from .store import Store, default_store_path
 
-    known = set(_registry())
+    known = set(_slugs())
     with Store(args.store or default_store_path()) as store:
         added, present = import_file(store, Path(args.file), known)
     print(f"imported {added} rows from {args.file} ({present} already in the store)")
@@ -198,10 +217,11 @@ def cmd_import(args) -> int:
 
 
 def cmd_report(args) -> int:
+    from .provenance import ROOT
     from .report import write_reports
-    from .store import Store, default_store_path
+    from .store import Store
 
-    slugs = args.slugs or list(_registry())
+    slugs = args.slugs or _slugs()
     benches = [_bench(s) for s in slugs]
     if args.model:  # another model's results: their own folder, beside the committed reports
         from .models import model_dirname, uses_model
@@ -211,17 +231,54 @@ def cmd_report(args) -> int:
             raise UserError("claimbench report --model SPEC: give the benchmark slugs")
         out = Path(args.out) / "models" / model_dirname(args.model)
         written = []
-        with Store(args.store or default_store_path(), readonly=True) as store:
+        with Store(readable_store(args.store), readonly=True) as store:
             for b in benches:
                 if not uses_model(b):
                     raise UserError(f"--model: {b.slug} has no method with a model field")
                 written += write_benchmark(_with_model(b, args.model), store, out)[0]
         print(f"wrote {len(written)} files under {out}")
         return 0
-    with Store(args.store or default_store_path(), readonly=True) as store:
+    path = readable_store(args.store)
+    with Store(path, readonly=True) as store:
         written = write_reports(benches, store, Path(args.out), full_index=not args.slugs)
+        if not args.slugs and Path(args.out).resolve() == (ROOT / "reports").resolve() \
+                and path.resolve() != (Path("results") / "committed.sqlite").resolve():
+            from .committed import write_committed  # the committed cells, beside the reports
+
+            written += write_committed(store, Path(args.out))
     print(f"wrote {len(written)} files under {args.out}")
     return 0
+
+
+def cmd_verify(args) -> int:
+    from .committed import CELLS, RUNS, build_store
+    from .store import Store
+    from .verify import format_drift, record_fragile, verify_benchmark
+
+    cells = Path(args.committed) if args.committed else CELLS
+    if not cells.exists():
+        raise UserError(f"claimbench verify: no committed cells at {cells} (make report writes "
+                        "them; or pass --committed FILE.parquet)")
+    runs = cells.with_name(RUNS.name)
+    path = build_store(cells, runs, Path("results") / f"committed-{cells.stem}.sqlite") \
+        if args.committed else build_store()
+    drifts, benches = [], {}
+    with Store(path, readonly=True) as committed:
+        slugs = args.slugs or [s for s in committed.benchmarks() if s in _slugs()]
+        for slug in slugs:
+            b = benches[slug] = _bench(slug)
+            d = verify_benchmark(b, committed, args.sample, args.seed, args.jobs, args.timeout,
+                                 args.grid)
+            drifts.append(d)
+            print("\n".join(format_drift(d)), flush=True)
+    broken = [d.slug for d in drifts if d.broken]
+    moved = sum(len(d.moved) for d in drifts)
+    print(f"verified {len(drifts)} benchmarks, {sum(d.cells for d in drifts)} cells: "
+          f"{moved} verdicts moved; " + (f"drift in {', '.join(broken)}" if broken
+                                         else "everything reproduced"))
+    if args.record:
+        print(f"fragile claims recorded in {record_fragile(drifts, benches)}")
+    return 1 if broken else 0
 
 
 def cmd_serve(args) -> int:
@@ -338,6 +395,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--model", help="report the rows this model spec produced, under "
                                    "OUT/models/<spec>/ (the committed reports are untouched)")
     s.set_defaults(fn=cmd_report)
+
+    s = sub.add_parser("verify", help="re-run a seeded sample of the committed cells and "
+                                      "measure the drift of metrics and verdicts")
+    s.add_argument("slugs", nargs="*", help="benchmark slugs (default: every committed one)")
+    s.add_argument("--sample", type=_positive(int), default=3,
+                   help="cells re-run per benchmark (default 3)")
+    s.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    s.add_argument("--grid", default="quick", choices=("smoke", "quick", "full"),
+                   help="the grid the committed cells belong to (default quick)")
+    s.add_argument("--jobs", "-j", type=_positive(int), default=1,
+                   help="worker processes (default 1)")
+    s.add_argument("--timeout", type=_positive(float), help="seconds per cell")
+    s.add_argument("--committed", help="the committed cells to check against (default "
+                                       "reports/cells.parquet)")
+    s.add_argument("--record", action="store_true",
+                   help="record the claims whose verdict moved in reports/fragile.json")
+    s.set_defaults(fn=cmd_verify)
 
     s = sub.add_parser("serve", help="serve a model over an OpenAI-compatible HTTP API")
     s.add_argument("spec", help="model spec, e.g. tiny:charlm")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .api import Benchmark, Config
@@ -32,17 +33,19 @@ class Cell:
     method_ref: str = ""  # "file.py:Class" for an external method
     model: str = ""  # the method's model identity (JSON) for a method with a model field
 
-    @property
+    # Computed once per cell (the fields are frozen): the harness reads them several times a
+    # cell, on both sides of the pipe.
+    @cached_property
     def data_seed(self) -> int:
         # Depends on the dataset and replicate only: every method sees the same instance.
         return derive_seed(self.slug, self.dataset.label, self.dataset.params, self.rep)
 
-    @property
+    @cached_property
     def method_seed(self) -> int:
         # Common random numbers across methods, distinct from the data stream.
         return derive_seed("method", self.data_seed)
 
-    @property
+    @cached_property
     def identity(self) -> str:
         parts = (self.slug, self.dataset.label, self.dataset.params,
                  self.method.label, self.method.params, self.rep, self.external)

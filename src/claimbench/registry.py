@@ -1,113 +1,145 @@
-"""The registry: plain imports of the benchmark modules. Adding a paper adds one import here.
+"""The registry: every benchmark module (``benchmarks/<slug>.py``), found through a static index.
+
+``claimbench list``, ``show`` and ``run SLUG`` must not cost more as papers are added, so they
+read :mod:`claimbench.index` (slug, area, fidelity, title of every benchmark; no imports) and
+import only the benchmark modules they need (:func:`module_of`, :func:`benchmark`).
+:func:`benchmarks` imports them all, for the commands that need all (``run --all``, ``report``,
+``claims`` without a slug).
+
+The index is generated from the modules themselves: adding a paper means adding
+``benchmarks/<slug>.py`` and running ``python -m claimbench.registry --write-index``;
+tests/test_registry.py regenerates it and fails while it is stale.
 
 Benchmark modules import only numpy and claimbench at top level (see api.py), so loading
-the whole registry stays fast and never imports torch.
+the whole registry never imports torch.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from .api import Benchmark
+from .index import INDEX, Entry
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Benchmark
 
-def _modules() -> list[ModuleType]:
-    from .benchmarks import (  # attention; games; privacy_estimation; optimization; tiny_lm
-        a_memguard,
-        action_space,
-        adam_degenerate,
-        analogverifier,
-        atl_fgd_rna,
-        autobidding_raic,
-        bandit_ot,
-        behavioral_abstraction,
-        bimetric_nn,
-        bottleneck_gcrl,
-        care_recsys,
-        continual_quadratic,
-        cot_icgd,
-        curve_scene_graph,
-        diag_cfm,
-        diasr_routing,
-        dp_ridge,
-        e3_tensor_uq,
-        eefp_early_exit,
-        embodiedact,
-        eob_benchmark,
-        fafo,
-        ftrl_potential,
-        gcf_layer,
-        geneb,
-        gnnmim,
-        ibal_marl,
-        ideal_attribution,
-        inslen,
-        isa_sparse_attn,
-        kde_kernel_linalg,
-        local_redundancy,
-        metadistill,
-        mp_moe,
-        pbs_attn,
-        picce_l2d,
-        pisd,
-        protot,
-        puma,
-        qk_symmetric,
-        qm_libbench,
-        rtinfer_sim,
-        ruleplanner,
-        sage_nas,
-        sardi,
-        sgg_dp,
-        shapleig,
-        snn_mmwave,
-        softmax_power_law,
-        spikenet,
-        ssd_duality,
-        ssn_prm,
-        tilesparse,
-        torus_graph,
-        triplet_dimension,
-        unimrg,
-        wiener_chaos_no,
-    )
+PACKAGE = "claimbench.benchmarks"
+INDEX_PATH = Path(__file__).with_name("index.py")
 
-    return [ssd_duality, ssn_prm, ftrl_potential, autobidding_raic, gcf_layer, bandit_ot,
-            sgg_dp, dp_ridge, kde_kernel_linalg, shapleig, bimetric_nn,
-            torus_graph, triplet_dimension, adam_degenerate,
-            continual_quadratic, softmax_power_law, picce_l2d,
-            local_redundancy, care_recsys, eefp_early_exit, metadistill, eob_benchmark,
-            e3_tensor_uq, curve_scene_graph, gnnmim,
-            protot, mp_moe, puma, fafo, cot_icgd, qk_symmetric,
-            pbs_attn, tilesparse, isa_sparse_attn, diasr_routing, pisd, diag_cfm,
-            snn_mmwave, spikenet, wiener_chaos_no,
-            rtinfer_sim, action_space, bottleneck_gcrl, behavioral_abstraction, ibal_marl,
-            ruleplanner,
-            geneb,
-            ideal_attribution,
-            sardi,
-            unimrg,
-            a_memguard,
-            atl_fgd_rna,
-            qm_libbench,
-            embodiedact,
-            analogverifier,
-            sage_nas,
-            inslen]
+_BY_SLUG = {e.slug: e for e in INDEX}
 
 
-_CACHE: dict[str, ModuleType] | None = None
+def slugs() -> list[str]:
+    """Every registered benchmark's slug, in the index's order (imports nothing)."""
+    return [e.slug for e in INDEX]
 
 
-def _load() -> dict[str, ModuleType]:
-    global _CACHE
-    if _CACHE is None:
-        _CACHE = {m.BENCHMARK.slug: m for m in _modules()}
-    return _CACHE
-
-
-def benchmarks() -> dict[str, Benchmark]:
-    return {slug: m.BENCHMARK for slug, m in _load().items()}
+def entry(slug: str) -> Entry:
+    """Slug, area, fidelity and title of one benchmark (imports nothing; KeyError if unknown)."""
+    return _BY_SLUG[slug]
 
 
 def module_of(slug: str) -> ModuleType:
-    return _load()[slug]
+    """The benchmark module of ``slug``, importing it (and only it) if needed; KeyError for a
+    slug the index does not list."""
+    if slug not in _BY_SLUG:
+        raise KeyError(slug)
+    mod = sys.modules.get(f"{PACKAGE}.{slug}")
+    return mod if mod is not None else importlib.import_module(f"{PACKAGE}.{slug}")
+
+
+def benchmark(slug: str) -> "Benchmark":
+    return module_of(slug).BENCHMARK
+
+
+def benchmarks() -> dict[str, "Benchmark"]:
+    """Every benchmark (imports all modules: only for commands that need all of them)."""
+    return {slug: benchmark(slug) for slug in slugs()}
+
+
+def unindexed(slug: str) -> bool:
+    """True when ``benchmarks/<slug>.py`` exists but the index does not list it (stale index)."""
+    if not slug.isidentifier() or slug in _BY_SLUG:
+        return False
+    spec = importlib.util.find_spec(PACKAGE)
+    return any((Path(p) / f"{slug}.py").is_file() for p in (spec.submodule_search_locations or ()))
+
+
+# -- generating the index ---------------------------------------------------------------------
+def discover() -> list[str]:
+    """Module names of the benchmark package (every ``benchmarks/*.py`` but ``__init__``)."""
+    import pkgutil
+
+    pkg = importlib.import_module(PACKAGE)
+    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.ispkg)
+
+
+def build_index() -> list[Entry]:
+    """The index regenerated from the modules: the current index's order for the benchmarks it
+    lists, new ones after them (sorted). Raises when a module's slug is not its file name."""
+    names = discover()
+    order = [s for s in slugs() if s in names] + [n for n in names if n not in _BY_SLUG]
+    out = []
+    for name in order:
+        b = importlib.import_module(f"{PACKAGE}.{name}").BENCHMARK
+        if b.slug != name:
+            raise ValueError(f"benchmarks/{name}.py declares slug {b.slug!r}: a benchmark's "
+                             f"module is named after its slug")
+        out.append(Entry(b.slug, b.area, b.fidelity, b.paper.title))
+    return out
+
+
+HEADER = '''"""The benchmark index: slug, area, fidelity and paper title of every benchmark module.
+
+GENERATED by `python -m claimbench.registry --write-index` from benchmarks/*.py; do not edit.
+tests/test_registry.py regenerates it and fails when it differs. `claimbench list`, `show` and
+start-up read it instead of importing every benchmark module (see claimbench.registry).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Entry(NamedTuple):
+    slug: str
+    area: str
+    fidelity: str
+    title: str
+
+
+INDEX: tuple[Entry, ...] = (
+'''
+
+
+def render_index(entries: list[Entry]) -> str:
+    body = "".join(f"    Entry({e.slug!r}, {e.area!r}, {e.fidelity!r}, {e.title!r}),\n"
+                   for e in entries)
+    return HEADER + body + ")\n"
+
+
+def write_index(path: Path = INDEX_PATH) -> tuple[bool, int]:
+    """Regenerate the index file: (whether it changed, how many benchmarks it lists)."""
+    entries = build_index()
+    text = render_index(entries)
+    if path.exists() and path.read_text() == text:
+        return False, len(entries)
+    path.write_text(text)
+    return True, len(entries)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv != ["--write-index"]:
+        print("usage: python -m claimbench.registry --write-index", file=sys.stderr)
+        return 2
+    changed, n = write_index()
+    print(f"{'wrote' if changed else 'unchanged:'} {INDEX_PATH} ({n} benchmarks)")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -97,6 +97,16 @@ def _method_cell(name: str, external: bool) -> str:
     return f"{name} (external)" if external and "(external)" not in name else name
 
 
+def tool_missing_note() -> str:
+    """Said wherever ``tool_missing`` cells are listed: what it means and how to install."""
+    from .tools import INSTALL_COMMAND
+
+    return ("`tool_missing`: an external program the cell runs (Octave, ngspice, a cross "
+            f"compiler, qemu-user) was not installed; install them with `{INSTALL_COMMAND}` "
+            "(scripts/install-tools.sh, with sudo when not root) and run again: those cells are "
+            "retried.")
+
+
 def _status_text(statuses: dict) -> str:
     return ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
 
@@ -110,6 +120,8 @@ def leaderboard_md(bench: Benchmark, summ: dict, stamp: str) -> str:
              "Mean [95% Student-t interval] over seeds (n: the ok cells). Cells that failed, "
              "timed out or do not apply "
              f"are listed with their status. {md_escape(stamp)}", ""]
+    if any(e["statuses"].get("tool_missing") for e in summ.values()):
+        lines += [tool_missing_note(), ""]
     datasets = sorted({d for d, _ in summ})
     for ds in datasets:
         entries = [(m, e) for (d, m), e in summ.items() if d == ds]
@@ -171,8 +183,10 @@ def verdict_summary(counts: dict[str, int]) -> str:
         text += f"; post hoc (amended after results were seen, counted apart): {_of(counts, 'post_hoc')}"
     why = ", ".join(f"{n} {k.split(':', 1)[1]}" for k, n in sorted(counts.items())
                     if k.startswith("not_discriminating:"))
+    fragile = counts.get("fragile", 0)
     return text + (f"; all claims: {rest}" if rest else "") + (
-        f" (not_discriminating: {why})" if why else "")
+        f" (not_discriminating: {why})" if why else "") + (
+        f"; {fragile} fragile (a re-run moved the verdict)" if fragile else "")
 
 
 def _foils_md(r: ClaimResult) -> str:
@@ -205,7 +219,8 @@ def paper_vs_ours_md(bench: Benchmark, results: list[ClaimResult], stamp: str) -
              r.where, r.text, r.paper_value or "—", r.ours,
              str(r.n) if r.n else "—", f"{r.kind}: {r.threshold}", _fmt(r.alpha),
              r.verdict + (f" (post hoc; before: {r.verdict_before or 'not recorded'})"
-                          if r.post_hoc else ""), r.reason or "—", _foils_md(r)]
+                          if r.post_hoc else "") + (" (fragile)" if r.fragile else ""),
+             "; ".join(x for x in (r.reason, r.fragile) if x) or "—", _foils_md(r)]
             for r in results]
     lines += [md_table(header, body), ""]
     lines += premises_md(bench, results)
@@ -325,8 +340,14 @@ def judge(bench: Benchmark, rows: list[dict], grid: str | None, folder: Path | N
     from .lock import read_lock, verdicts_before
     from .provenance import ROOT
 
+    from .verify import fragile_claims
+
     lock = read_lock(folder or ROOT / "reports" / bench.slug)
-    return evaluate_benchmark(bench, rows, grid=grid, before=verdicts_before(bench, lock))
+    results = evaluate_benchmark(bench, rows, grid=grid, before=verdicts_before(bench, lock))
+    fragile = fragile_claims(bench)
+    for r in results:
+        r.fragile = fragile.get(r.claim, "")
+    return results
 
 
 def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tuple]:

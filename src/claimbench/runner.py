@@ -20,7 +20,8 @@ from .grid import Cell, expand, stable_hash, stable_json
 from .provenance import ROOT, capture, cell_hash, file_hash
 
 # A cell whose stored status is one of these is not re-run unless forced: they are
-# properties of the code. timeout, crashed and oom depend on the machine and limits.
+# properties of the code. timeout, crashed and oom depend on the machine and limits;
+# model_error on a model server, tool_missing on the programs installed: all are retried.
 CACHED_STATUSES = ("ok", "not_applicable", "error", "invalid")
 CONTENT_PACKAGES = ("claimbench.methods", "claimbench.baselines", "claimbench.datasets",
                     "claimbench.benchmarks")
@@ -217,6 +218,15 @@ class RunSummary:
     cached: int
     failures: dict[str, int]
     interrupted: bool = False
+    # (program, Debian package) -> {benchmark: cells stored as tool_missing in this run}
+    missing_tools: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
+
+    def notes(self) -> list[str]:
+        """What the run's end must say besides the counts: missing tools and their install."""
+        from .tools import missing_tools_text
+
+        text = missing_tools_text(self.missing_tools)
+        return [text] if text else []
 
 
 def execute_plan(store, benches: dict[str, Benchmark], planned: list[Planned], *, jobs: int = 1,
@@ -232,6 +242,8 @@ def execute_plan(store, benches: dict[str, Benchmark], planned: list[Planned], *
         return summary
     store.add_run(run_id, command, capture())
     cells = [p.cell for p in todo]
+    for c in cells:  # seeds derived once, here, so that forked workers inherit them
+        c.method_seed  # noqa: B018 (a cached property)
     if executor == "dask":
         from .dask_executor import run_dask
 
@@ -248,6 +260,11 @@ def execute_plan(store, benches: dict[str, Benchmark], planned: list[Planned], *
             summary.executed += 1
             if res["status"] not in ("ok", "not_applicable"):
                 failures[res["status"]] = failures.get(res["status"], 0) + 1
+            if res["status"] == "tool_missing":
+                tool = res.get("tool") or {}
+                key = (tool.get("command", "?"), tool.get("package", "?"))
+                by = summary.missing_tools.setdefault(key, {})
+                by[todo[idx].cell.slug] = by.get(todo[idx].cell.slug, 0) + 1
             if on_result:
                 on_result(todo[idx], res)
     except KeyboardInterrupt:

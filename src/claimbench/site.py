@@ -107,7 +107,9 @@ def _claims_table(results: list[ClaimResult]) -> str:
         f"{esc(r.verdict.replace('_', ' '))}</span>"
         + (f" <span class=muted>post hoc (before: {esc(r.verdict_before or 'not recorded')})"
            "</span>" if r.post_hoc else "")
-        + (f"<br><span class=muted>{esc(r.reason)}</span>" if r.reason else "") + "</td>"
+        + (f"<br><span class=muted>{esc(r.reason)}</span>" if r.reason else "")
+        + (f"<br><span class=\"badge v-fragile\">{esc(r.fragile)}</span>" if r.fragile else "")
+        + "</td>"
         f"<td>{esc(r.ours)}</td><td>{r.n or ''}</td><td>{esc(r.kind)}: {esc(r.threshold)}</td>"
         f"<td>{'' if r.alpha is None else f'{r.alpha:.2g}'}</td><td>{foils(r)}</td>"
         f"<td>{esc(r.where)}</td><td>{esc(r.text)}</td><td>{esc(r.paper_value or '—')}</td>"
@@ -189,6 +191,10 @@ def _leaderboards(bench: Benchmark, summ: dict) -> str:
     note = (f"<p class=\"muted\">Mean [95% CI] over seeds; primary metric "
             f"<code>{esc(primary.name)}</code> ({'higher' if primary.higher_is_better else 'lower'} "
             f"is better). Failed and timed-out cells are listed with their status.</p>")
+    if any(e["statuses"].get("tool_missing") for e in summ.values()):
+        from .report import tool_missing_note
+
+        note += f"<p class=\"muted\">{esc(tool_missing_note()).replace('`', '')}</p>"
     return note + "".join(out)
 
 

@@ -14,11 +14,16 @@ from collections import OrderedDict
 from .api import Benchmark
 from .grid import Cell
 from .models import ModelError
+from .tools import missing_tool_in
 
 MAX_TRACE_POINTS = 200
 # model_error: a model or its server failed (timeout, HTTP error, malformed reply); unlike
 # error (a property of the code) it is retried on the next run, like timeout and crashed.
-STATUSES = ("ok", "not_applicable", "error", "invalid", "oom", "timeout", "crashed", "model_error")
+# tool_missing: an external program the cell runs (Octave, ngspice, a cross compiler, qemu) is not
+# installed (claimbench.tools.MissingTool); the message names the command that installs it, the
+# result carries {"tool": {"command", "package"}} for the run's summary, and it is retried too.
+STATUSES = ("ok", "not_applicable", "error", "invalid", "oom", "timeout", "crashed", "model_error",
+            "tool_missing")
 
 _instances: "OrderedDict[tuple, tuple]" = OrderedDict()
 
@@ -35,22 +40,45 @@ def limit_threads() -> None:
         pass
 
 
+_PROC_FDS: dict[int, tuple[int, int]] = {}  # pid -> (clear_refs, status), opened once a process
+
+
+def _proc_fds() -> tuple[int, int] | None:
+    """This process's /proc/self/clear_refs and status, kept open: opening them for every cell
+    costs more than the rest of a cheap cell's measurement. Per pid, since a forked worker's
+    /proc/self is not its parent's."""
+    pid = os.getpid()
+    fds = _PROC_FDS.get(pid)
+    if fds is None:
+        try:
+            clear = os.open("/proc/self/clear_refs", os.O_WRONLY)
+        except OSError:
+            return None
+        try:
+            status = os.open("/proc/self/status", os.O_RDONLY)
+        except OSError:
+            os.close(clear)
+            return None
+        fds = _PROC_FDS[pid] = (clear, status)
+    return fds
+
+
 def _reset_peak_rss() -> bool:
+    fds = _proc_fds()
     try:
-        with open("/proc/self/clear_refs", "w") as fh:
-            fh.write("5")  # resets VmHWM, the peak resident set size
+        os.write(fds[0], b"5")  # resets VmHWM, the peak resident set size
         return True
-    except OSError:
+    except (OSError, TypeError):
         return False
 
 
 def _peak_rss_mb() -> float | None:
+    fds = _proc_fds()
     try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024.0
-    except OSError:
+        text = os.pread(fds[1], 16384, 0)
+        at = text.index(b"VmHWM:")
+        return int(text[at + 6:text.index(b"\n", at)].split()[0]) / 1024.0
+    except (OSError, TypeError, ValueError, IndexError):
         pass
     import resource
 
@@ -155,8 +183,14 @@ def execute(bench: Benchmark, cell: Cell, keep_outputs: bool = False) -> dict:
                    metrics={}, traces={})
     except ModelError as exc:
         res.update(status="model_error", error=f"ModelError: {exc}", metrics={}, traces={})
-    except Exception:  # a method's fault is a result, not a harness failure
-        res.update(status="error", error=traceback.format_exc(limit=20), metrics={}, traces={})
+    except Exception as exc:  # a method's fault is a result, not a harness failure
+        missing = missing_tool_in(exc)
+        if missing is not None:
+            res.update(status="tool_missing", error=f"MissingTool: {missing}", metrics={},
+                       traces={}, tool={"command": missing.command, "package": missing.package})
+        else:
+            res.update(status="error", error=traceback.format_exc(limit=20), metrics={},
+                       traces={})
     res["wall_s"] = time.perf_counter() - t0
     res["cpu_s"] = time.process_time() - c0
     res["peak_mem_mb"] = _peak_rss_mb() if peak_ok else None

@@ -1,5 +1,9 @@
 """Harness overhead benchmarks (pytest-benchmark). Run by `make perf`, not `make test`;
-`write_report.py` turns the JSON into reports/performance.md beside the targets."""
+`write_report.py` turns the JSON into reports/performance.md beside the targets.
+
+Targets of issue 27 (a harness whose cost does not grow with the number of papers): `list` and
+start-up to the first cell <= 0.3 s, <= 0.5 ms per executed no-op cell (also one brought in with
+`--method file.py:Class`), <= 0.05 ms per cached cell."""
 import os
 import subprocess
 import sys
@@ -22,8 +26,11 @@ def _bench(method, n_datasets, seeds=1):
                          seeds=seeds)
 
 
-def _run(store, bench, jobs=1, force=True):
-    planned = plan(store, {"toy": tb}, select_cells(bench, "quick"), force)
+def _run(store, bench, jobs=1, force=True, methods=()):
+    cells = select_cells(bench, "quick", methods=methods)
+    if methods:
+        cells = [c for c in cells if c.external]
+    planned = plan(store, {"toy": tb}, cells, force)
     return execute_plan(store, {"toy": bench}, planned, jobs=jobs)
 
 
@@ -34,7 +41,40 @@ def test_overhead_per_executed_cell(benchmark, tmp_path):
         _run(st, bench)  # warm: workers' imports, SQLite file
         benchmark.pedantic(_run, args=(st, bench), rounds=5, iterations=1)
     benchmark.extra_info["per_cell_ms"] = benchmark.stats.stats.mean / N_CELLS * 1e3
-    benchmark.extra_info["target_ms"] = 2.0
+    benchmark.extra_info["target_ms"] = 0.5
+
+
+EXTERNAL = """from dataclasses import dataclass
+from typing import ClassVar
+
+from claimbench.api import Method
+
+
+@dataclass
+class MyNoop(Method):
+    name: ClassVar[str] = "my_noop"
+
+    def run(self, data, seed):
+        return {"estimate": 0.0}
+"""
+
+
+def test_overhead_per_executed_external_cell(benchmark, tmp_path):
+    """A no-op method brought in with `--method file.py:Class`, with every benchmark module of
+    the suite loaded in the coordinator (as `run --all` has them): the harness's cost per cell
+    must not depend on how many papers exist."""
+    from claimbench import registry
+
+    registry.benchmarks()
+    (tmp_path / "mine.py").write_text(EXTERNAL)
+    ref = f"{tmp_path / 'mine.py'}:MyNoop"
+    bench = _bench(cfg(tb.Noop), N_CELLS)
+    with Store(tmp_path / "s.sqlite") as st:
+        _run(st, bench, methods=(ref,))
+        benchmark.pedantic(_run, args=(st, bench), kwargs={"methods": (ref,)}, rounds=5,
+                           iterations=1)
+    benchmark.extra_info["per_cell_ms"] = benchmark.stats.stats.mean / N_CELLS * 1e3
+    benchmark.extra_info["target_ms"] = 0.5
 
 
 def test_fully_cached_rerun_per_cell(benchmark, tmp_path):
@@ -44,7 +84,7 @@ def test_fully_cached_rerun_per_cell(benchmark, tmp_path):
         _run(st, bench)
         benchmark.pedantic(_run, args=(st, bench), kwargs={"force": False}, rounds=5, iterations=1)
     benchmark.extra_info["per_cell_ms"] = benchmark.stats.stats.mean / n * 1e3
-    benchmark.extra_info["target_ms"] = 0.5
+    benchmark.extra_info["target_ms"] = 0.05
 
 
 # Start-up is measured as users meet it: with bytecode caches written (some shells, and this
@@ -70,12 +110,12 @@ def test_startup_to_first_cell(benchmark, tmp_path):
                           "--store", str(store)])
 
     benchmark.pedantic(once, rounds=5, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["target_s"] = 0.6
+    benchmark.extra_info["target_s"] = 0.3
 
 
 def test_list(benchmark):
     benchmark.pedantic(_cli_time, args=(["list"],), rounds=5, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["target_s"] = 0.5
+    benchmark.extra_info["target_s"] = 0.3
 
 
 @pytest.mark.parametrize("seconds,n,target", [(0.2, 20, 1.8), (0.01, 50, 1.0)])
@@ -121,7 +161,7 @@ def _wheel_cli_time(site, args):
 
 def test_list_from_wheel(benchmark, wheel_site):
     benchmark.pedantic(_wheel_cli_time, args=(wheel_site, ["list"]), rounds=5, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["target_s"] = 0.5
+    benchmark.extra_info["target_s"] = 0.3
 
 
 def test_startup_to_first_cell_from_wheel(benchmark, wheel_site):
@@ -134,7 +174,7 @@ def test_startup_to_first_cell_from_wheel(benchmark, wheel_site):
             "--dataset", "ssm_sequences[N=2,T=16,scalar=False]", "--store", str(store)])
 
     benchmark.pedantic(once, rounds=5, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["target_s"] = 0.6
+    benchmark.extra_info["target_s"] = 0.3
 
 
 def test_tiny_transformer_training_throughput(benchmark):

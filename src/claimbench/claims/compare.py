@@ -10,7 +10,7 @@ from .outcome import NoEvidence
 
 def resolve_label(rows: list[dict], name: str, slug: str) -> str:
     """A stored method label from a label or a ``file.py:Class`` reference."""
-    from .errors import UserError, suggest as _suggest
+    from ..errors import UserError, suggest as _suggest
 
     known = {r["method"] for r in rows}
     if name in known:

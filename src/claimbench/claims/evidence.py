@@ -76,6 +76,10 @@ class Evidence:
             groups.setdefault(self.unit_key(r, extra(r) if extra else ()), []).append(float(v))
         if not groups:
             statuses = sorted({r["status"] for r in rows})
+            if statuses == ["tool_missing"]:  # nothing was measured: not run, not an error
+                raise NoEvidence("not_run", f"{method!r} needs an external program that is not "
+                                 "installed (its cells are tool_missing): run make tools, then "
+                                 "run again")
             raise NoEvidence("error", f"{method!r} has no usable {metric!r} values "
                              f"(statuses: {', '.join(statuses)})")
         return {k: float(np.mean(groups[k])) for k in sorted(groups, key=repr)}

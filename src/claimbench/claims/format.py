@@ -16,7 +16,7 @@ def format_claims(results: list[list[ClaimResult]], fmt: str = "table") -> str:
     body = [[r.slug, r.claim, r.source or "—", r.where, r.paper_value or "—", r.ours,
              str(r.n), r.threshold, _fmt(r.alpha), r.verdict, r.control] for r in flat]
     if fmt == "md":
-        from .render import md_table
+        from ..render import md_table
 
         return md_table(header, body)
     widths = [max(len(str(x)) for x in col) for col in zip(header, *body)] if body else []

@@ -73,6 +73,7 @@ class ClaimResult:
     post_hoc: bool = False  # amended after its results were seen
     verdict_before: str = ""  # its verdict before that amendment, where the lock recorded it
     check_verdict: str = ""  # what the check alone gives, before foils, premises and looseness
+    fragile: str = ""  # set when a re-run (claimbench verify) moved the verdict: what moved
 
     @property
     def control(self) -> str:
@@ -119,5 +120,7 @@ def count_verdicts(results) -> dict[str, int]:
         if r.basis == "construction":
             add(f"construction:{r.verdict}")
         if r.verdict == "not_discriminating":
-            add(f"not_discriminating:{r.reason.split(':')[0] or 'unstated'}")
+            add(f"not_discriminating:{r.reason.split(':')[0].split(' (')[0] or 'unstated'}")
+        if r.fragile:
+            add("fragile")
     return counts
