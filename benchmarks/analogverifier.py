@@ -20,6 +20,7 @@ from claimbench.api import (
     Benchmark,
     Claim,
     Grid,
+    Headline,
     Metric,
     Paper,
     cfg,
@@ -124,6 +125,8 @@ _GROUND = ("\"(3) Numerical-Symbolic Grounding mitigates numerical hallucination
            "threshold derivation to a deterministic symbolic oracle\"")
 _REPAIR = ("\"(4) Closed-Loop Repair enables correctness and completeness of the generated "
            "testbenches by simulation feedback\"")
+_SERIAL = ("\"(1) Context-Aware Task Serialization transforms complex specifications into "
+           "atomic tasks via an agentic workflow\"")
 _PASS = "\"AnalogVerifier achieves 82.3%--100% functional pass rate\" (five industrial circuits)"
 
 BENCHMARK = Benchmark(
@@ -188,9 +191,13 @@ BENCHMARK = Benchmark(
                    "numerical tolerance: AC sweep at 100 points/decade and a tran step of "
                    "tau/200 measure to about 0.1%). A self-test of our oracle against our "
                    "simulator: by construction, not the paper's."),
-        Claim(id="c4_functional_pass_rate", where=_ABS,
-              text="82.3%-100% functional pass rate",
-              paper_value=_PASS,
+        Claim(id="c4_functional_pass_rate",
+              where="ours: a level check on the scripted arm (research note proxy)",
+              text="with our scripted generator on generated toy circuits, the full pipeline's "
+                   "mean functional pass rate clears a fixed level (0.823, declared before the "
+                   "first run); not the paper's industrial pass rate, which is c8",
+              paper_value="(none: derived; the paper's 82.3%-100% on five industrial circuits "
+                          "is c8, not run here, and c7 with a capable model)",
               check=Value(method=AV, metric="functional_pass", lo=0.823, stat="mean",
                           where=SCRIPTED),
               source="derived", basis="construction",
@@ -203,7 +210,9 @@ BENCHMARK = Benchmark(
                    "measures every spec and gets every verdict right, above 0.823. Holds by "
                    "construction: the rate is set by our scripted generator's error rates "
                    "(omissions the repair re-asks for, numeric guesses the oracle replaces), "
-                   "not measured on the paper's circuits or generator."),
+                   "not measured on the paper's circuits or generator. Issue 30: the paper's "
+                   "number is not this claim's; the level 0.823 is kept as declared before "
+                   "results, only as a threshold for our construction check."),
         Claim(id="c5_repair_helps", where=_ABS,
               text="closed-loop repair from simulation feedback makes testbenches correct and "
                    "complete",
@@ -248,6 +257,37 @@ BENCHMARK = Benchmark(
                                              "specifications and a commercial simulator are not "
                                              "available"),
               source="paper"),
+        Claim(id="c9_task_serialization", where=_ABS,
+              text="context-aware task serialization turns complex specifications into atomic "
+                   "tasks via an agentic workflow",
+              paper_value=_SERIAL,
+              check=NotRun(method=AV, reason="the paper's unstructured, heterogeneous industrial "
+                           "specifications and its agentic workflow do not run here: our tasks "
+                           "are serialized by a scripted generator whose omissions we set (or, "
+                           "with --model, one generator call per circuit); not built yet (issue "
+                           "30): the fraction of specs for which a capable model's serialization "
+                           "yields every atomic task (stimulus, analysis, measurement) before "
+                           "repair"),
+              source="paper"),
+    ),
+    headlines=(
+        Headline(quote="(1) Context-Aware Task Serialization transforms complex specifications "
+                       "into atomic tasks via an agentic workflow",
+                 claims=("c9_task_serialization",)),
+        Headline(quote="(2) Graph-Symbolic Scheduling satisfies analog design constraints through "
+                       "Port Dependency Graphs (PDG) for correct-by-construction sequencing",
+                 claims=("c1_correct_by_construction",)),
+        Headline(quote="(3) Numerical-Symbolic Grounding mitigates numerical hallucination by "
+                       "delegating threshold derivation to a deterministic symbolic oracle",
+                 claims=("c2_symbolic_thresholds", "c3_oracle_matches_simulator")),
+        Headline(quote="(4) Closed-Loop Repair enables correctness and completeness of the "
+                       "generated testbenches by simulation feedback",
+                 claims=("c5_repair_helps",)),
+        Headline(quote="Evaluation on five industrial analog circuits demonstrates that "
+                       "AnalogVerifier achieves 82.3%--100% functional pass rate",
+                 claims=("c8_industrial_circuits", "c7_llm_functional_pass")),
+        Headline(quote="establishing a new paradigm for reliable, automated analog verification",
+                 claims=("c6_beats_feedback_baseline", "c7_llm_functional_pass")),
     ),
     grids={
         "smoke": Grid(datasets=sweep(AnalogTestbenches, n_circuits=[2], arm=["scripted"]),
@@ -291,5 +331,21 @@ BENCHMARK = Benchmark(
                       "runs",
                   results_seen=True,
                   rule="issue 26: exact kind for a deterministic result"),
+        Amendment(date="2026-12-06", claims=("c4_functional_pass_rate",),
+                  what="where 'abstract' -> 'ours: a level check on the scripted arm'; text and "
+                       "paper_value no longer give the paper's 82.3%-100% as this claim's; check "
+                       "(level 0.823), foils and scope unchanged",
+                  why="issue 30: c4 applies the paper's industrial pass rate to our toy circuits "
+                      "and scripted generator, whose noise we chose; it is derived without the "
+                      "paper's number, which stays with c8 (not run) and c7 (capable model)",
+                  results_seen=True,
+                  rule="issue 26: construction basis (a check that holds by our own "
+                       "construction is derived, never the paper's claim)"),
+        Amendment(date="2026-12-06", claims=("c9_task_serialization",),
+                  what="not_run paper claim added for stage (1), task serialization; headlines "
+                       "declared (6 statements of the ICML abstract)",
+                  why="issue 30: every checkable statement of the abstract is mapped to a claim; "
+                      "stage (1) had none",
+                  results_seen=True),
     ),
 )

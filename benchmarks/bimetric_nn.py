@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, Premise, cfg,
+                           output_metric, sweep)
 from claimbench.baselines.retrieve_rerank import RetrieveRerank
 from claimbench.baselines.vamana_graph import QUOTAS, VamanaSearch
-from claimbench.checks import Better, Ratio
+from claimbench.checks import Better, NotRun, Ratio, Value
 from claimbench.datasets.bimetric_embeddings import BimetricEmbeddings
 from claimbench.methods.bimetric_nn import BimetricSearch
 
@@ -110,6 +111,26 @@ METRICS = (
 _TRADEOFF = ("\"We observe that for almost all the large data sets in the BEIR benchmark, our approach "
              "achieves a considerably better accuracy-efficiency tradeoff than the alternatives, such as "
              "retrieve-then-rerank\" (abstract)")
+# "Considerably better" (issue 29: '> 0' was looser than the words): a gain of more than 0.05 in recall@10 or
+# NDCG@10 (5 points on a 0-1 scale) at the same number of expensive calls, our reading of "considerably".
+CONSIDERABLY = 0.05
+SATURATED = 0.99  # a baseline within 1 point of the maximum (1.0) of recall@10 / NDCG@10 is saturated
+
+# The abstract's checkable statements (ICML 2026 abstract), verbatim.
+_Q_FRAMEWORK = ("In both theory and practice, we show how to construct data structures using only the proxy "
+                "metric such that the query procedure achieves the accuracy of the expensive metric, while only "
+                "using a limited number of calls to both metrics")
+_Q_INSTANCES = ("Our theoretical results instantiate this framework for two popular nearest neighbor search "
+                "algorithms: DiskANN and Cover Tree")
+_Q_GUARANTEE = ("as long as the proxy metric used to construct the data structure approximates the ground-truth "
+                "metric up to a bounded factor, our data structure achieves arbitrarily good approximation "
+                "guarantees with respect to the ground-truth metric")
+_Q_TRADEOFF = ("for almost all the large data sets in the BEIR benchmark, our approach achieves a considerably "
+               "better accuracy-efficiency tradeoff than the alternatives, such as retrieve-then-rerank")
+_NOT_BUILT = "not built yet (issue 29): "
+_MARGIN_NOTE = (" Issue 29: margin 0.05 (5 points of a 0-1 score) for the abstract's 'considerably better'; until "
+                "then 0, looser than the words.")
+
 _RERANK_FOIL = ("No foil (issue 26): retrieve-then-rerank, the only foil until then, is the check's own "
                 "baseline, which in bi-metric's place compared with itself (zero improvement). The wording's "
                 "other alternative, the single-metric graph, runs in the smoke and full grids only (not in "
@@ -123,12 +144,12 @@ CLAIMS = (
         text="The bi-metric approach achieves a considerably better accuracy-efficiency tradeoff than "
              "retrieve-then-rerank.",
         paper_value=_TRADEOFF,
-        check=Better(method="bimetric", baseline="rerank", metric="recall10_q200"),
+        check=Better(method="bimetric", baseline="rerank", metric="recall10_q200", margin=CONSIDERABLY),
         note="The paper gives no single number in the text we could read. Matched quota Q = 200 expensive "
              "calls per query, paired over (distortion, seed) cells, margin 0. "
              "The code seeds stage 2 with the first max(100, Q/2) proxy results (truncated to Q), so both "
              "methods are identical for Q <= 100; at Q = 200 bi-metric spends 100 calls on the proxy's top 100 "
-             "and 100 on the graph walk, rerank 200 on the proxy's top 200.",
+             "and 100 on the graph walk, rerank 200 on the proxy's top 200." + _MARGIN_NOTE,
         source="paper",
         foils=(),
         foil_note=_RERANK_FOIL,
@@ -138,9 +159,9 @@ CLAIMS = (
         where="abstract; Fig. 1 (NDCG@10 vs # expensive evaluations)",
         text="Better NDCG@10 than retrieve-then-rerank for the same number of expensive-model evaluations.",
         paper_value=_TRADEOFF,
-        check=Better(method="bimetric", baseline="rerank", metric="ndcg10_q200"),
+        check=Better(method="bimetric", baseline="rerank", metric="ndcg10_q200", margin=CONSIDERABLY),
         note="NDCG@10 against the exact expensive top-10 (binary relevance), not BEIR's human labels; Q = 200. "
-             "The paper's NDCG@10 curves (Fig. 1, per the research note) were not read.",
+             "The paper's NDCG@10 curves (Fig. 1, per the research note) were not read." + _MARGIN_NOTE,
         source="paper",
         foils=(),
         foil_note=_RERANK_FOIL,
@@ -150,8 +171,8 @@ CLAIMS = (
         where="abstract; Fig. 1",
         text="Better accuracy than retrieve-then-rerank at the same number of expensive evaluations.",
         paper_value=_TRADEOFF,
-        check=Better(method="bimetric", baseline="rerank", metric="recall10_q400"),
-        note="Q = 400: 200 seeds + 200 walk calls against the proxy's top 400; margin 0.",
+        check=Better(method="bimetric", baseline="rerank", metric="recall10_q400", margin=CONSIDERABLY),
+        note="Q = 400: 200 seeds + 200 walk calls against the proxy's top 400." + _MARGIN_NOTE,
         source="paper",
         foils=(),
         foil_note=_RERANK_FOIL,
@@ -178,6 +199,53 @@ CLAIMS = (
                   "bi-metric's place it gave a ratio of exactly 1 by construction. No other method is in all "
                   "three grids (the single-metric graph is not in quick).",
     ),
+    Claim(
+        id="c5_diskann_guarantee",
+        where="abstract",
+        text="A DiskANN graph built with a proxy that approximates the expensive metric up to a bounded factor C "
+             "achieves arbitrarily good approximation under the expensive metric with a limited number of calls.",
+        paper_value='"' + _Q_GUARANTEE + '" (abstract)',
+        check=NotRun(method="bimetric", reason=_NOT_BUILT + "vary the proxy's distortion C with the graph's "
+                     "pruning parameter alpha > C, and check the approximation ratio of the returned neighbour "
+                     "under the expensive metric (towards 1 as the quota grows) and the expensive-metric calls "
+                     "against the bound; no metric holds the approximation ratio, and the grids vary the proxy "
+                     "noise but not alpha"),
+        source="paper",
+    ),
+    Claim(
+        id="c6_cover_tree_guarantee",
+        where="abstract",
+        text="The same guarantee for a Cover Tree built with the proxy metric.",
+        paper_value='"' + _Q_INSTANCES + '" (abstract)',
+        check=NotRun(method="bimetric", reason=_NOT_BUILT + "no Cover Tree is implemented (the grids hold a "
+                     "Vamana graph only); the check would be c5's on a bi-metric Cover Tree"),
+        source="paper",
+    ),
+)
+
+HEADLINES = (
+    Headline(quote=_Q_FRAMEWORK, claims=("c4_calls_to_recall90", "c5_diskann_guarantee",
+                                         "c6_cover_tree_guarantee")),
+    Headline(quote=_Q_INSTANCES, claims=("c5_diskann_guarantee", "c6_cover_tree_guarantee")),
+    Headline(quote=_Q_GUARANTEE, claims=("c5_diskann_guarantee", "c6_cover_tree_guarantee")),
+    Headline(quote=_Q_TRADEOFF, claims=("c1_recall_q200", "c2_ndcg_q200", "c3_recall_q400",
+                                        "c4_calls_to_recall90")),
+)
+
+PREMISES = (
+    Premise(id="p1_rerank_recall_q200_not_saturated",
+            text="retrieve-then-rerank is not saturated at Q = 200: its mean recall@10 is below 0.99 (within "
+                 "1 point of the maximum 1 is saturated), so a better tradeoff has room to show",
+            check=Value(method="rerank", metric="recall10_q200", hi=SATURATED, stat="mean"),
+            claims=("c1_recall_q200",)),
+    Premise(id="p2_rerank_ndcg_q200_not_saturated",
+            text="retrieve-then-rerank is not saturated at Q = 200: its mean NDCG@10 is below 0.99",
+            check=Value(method="rerank", metric="ndcg10_q200", hi=SATURATED, stat="mean"),
+            claims=("c2_ndcg_q200",)),
+    Premise(id="p3_rerank_recall_q400_not_saturated",
+            text="retrieve-then-rerank is not saturated at Q = 400: its mean recall@10 is below 0.99",
+            check=Value(method="rerank", metric="recall10_q400", hi=SATURATED, stat="mean"),
+            claims=("c3_recall_q400",)),
 )
 
 
@@ -215,6 +283,8 @@ BENCHMARK = Benchmark(
     primary_metric="recall10_q200",
     nondeterministic={"query_time_s": TIMING_RTOL, "build_time_s": TIMING_RTOL},
     claims=CLAIMS,
+    headlines=HEADLINES,
+    premises=PREMISES,
     grids={
         "smoke": Grid(datasets=_SMOKE_DATA, seeds=3, methods=_methods(16, (10, 50, 200, 400)),
                       note="2000 items (proxy noise 1.0, so quotas do not saturate), 10 queries, degree 16, "
@@ -261,6 +331,24 @@ BENCHMARK = Benchmark(
                       "construction; no other method is in all three grids",
                   results_seen=True,
                   rule="issue 26: Y-vs-Y foil removed"),
+        Amendment(date="2026-12-06", claims=("c1_recall_q200", "c2_ndcg_q200", "c3_recall_q400"),
+                  what="Better margin 0 -> 0.05 (recall@10, NDCG@10) for the abstract's 'considerably better'; "
+                       "metric, scope and (empty) foils unchanged",
+                  why="issue 29: '> 0' is looser than 'considerably better'; 5 points of a 0-1 score is our "
+                      "reading of the word, chosen after results were seen",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c5_diskann_guarantee", "c6_cover_tree_guarantee",
+                          "p1_rerank_recall_q200_not_saturated", "p2_rerank_ndcg_q200_not_saturated",
+                          "p3_rerank_recall_q400_not_saturated"),
+                  what="headlines declared (the ICML abstract's 4 checkable statements, mapped to claims); the "
+                       "theory (DiskANN and Cover Tree guarantees with a C-approximate proxy) gets not_run "
+                       "claims c5, c6; premises p1-p3: retrieve-then-rerank not saturated (mean below 0.99) on "
+                       "the metric and quota of c1, c2 and c3, which each gates",
+                  why="issue 29: every checkable statement of the abstract is declared and mapped, and the "
+                      "effect must have room to show; 'saturated' is within 1 point of the maximum 1 (a "
+                      "definition, not a result)",
+                  results_seen=True),
     ),
     fidelity_note="The paper's experiments embed BEIR/MTEB corpora with bge-micro (proxy) and SFR-Embedding-Mistral "
                   "(expensive) and index them with diskannpy; we use synthetic embeddings whose proxy is a random "

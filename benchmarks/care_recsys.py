@@ -17,12 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg,
-                            output_metric, sweep)
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper,
+                            TraceMetric, cfg, output_metric, sweep)
 from claimbench.baselines.fixed_topk import FixedTopK
 from claimbench.baselines.online_threshold_update import OnlineThresholdUpdate
 from claimbench.baselines.static_calibration import StaticCalibration, true_in_set
-from claimbench.checks import Better, Ratio, Value
+from claimbench.checks import Better, NotRun, Ratio, Value
 from claimbench.datasets.drifting_interactions import PHASES, DriftingInteractions
 from claimbench.methods.care_recsys import CARE
 
@@ -131,27 +131,33 @@ _GUARANTEE = ("\"finite-sample guarantees for utility-based risk control\"; \"CA
               "robustness and maintains compact recommendation sets while preserving the "
               "desired statistical guarantees\" (abstract)")
 
+# The ICML 2026 abstract's checkable statements (headlines), verbatim.
+_Q_DEGRADE = ("user behavior can evolve substantially during deployment. This can cause ranking "
+              "utility to degrade over time")
+_Q_LOCALIZE = ("a loss-based monitoring module that localizes behavioral changes and triggers "
+               "threshold recalibration")
+
 CLAIMS = (
     *(Claim(id=f"c1{tag}_care_risk_every_phase_alpha{int(round(a * 100)):02d}",
-            where="abstract (finite-sample risk control with compact sets)",
-            text="CARE preserves the desired statistical guarantee (utility risk at the target "
-                 "level) in every phase of drift, with sets no larger than the target needs",
+            where="abstract (finite-sample risk control)",
+            text="CARE preserves the desired statistical guarantee (utility risk at most the "
+                 "target level) in every phase of drift",
             paper_value=_GUARANTEE, source="paper",
-            foils=("return_all", "static_hoeffding", "online_threshold_update"),
-            foil_note="The abstract pairs the guarantee with 'compact recommendation sets' "
-                      "and credits change localization: returning every item (never misses, "
-                      "largest sets), a Hoeffding threshold calibrated once (conservative) and "
-                      "a global online update (no localization) must not pass.",
-            check=Value(method="care", metric="max_phase_dev", hi=TOL, where={"alpha": a}),
-            note=f"alpha = {a}: mean over seeds of max over phases of |phase miss rate - "
-                 f"alpha| < {TOL}, i.e. every phase's miss rate in (alpha - {TOL}, alpha + "
-                 f"{TOL}). The upper side is the guarantee; the lower side is the set-size side "
-                 f"of the abstract's 'compact recommendation sets while preserving the desired "
-                 f"statistical guarantees': a threshold set misses less than alpha only by "
-                 f"holding items the target does not need (issue 14: on the miss rate alone, "
-                 f"returning every item and a once-calibrated Hoeffding threshold passed). The "
-                 f"same research-note tolerance {TOL} on both sides. A finite-sample guarantee "
-                 f"may over-cover by its confidence margin; at 500 interactions per step the "
+            foils=("static_calibration", "online_threshold_update"),
+            foil_note="The abstract credits recalibration triggered by localized change: a "
+                      "split-conformal threshold calibrated once (the fixed deployment whose "
+                      "utility 'can degrade over time') and a global online update (no "
+                      "localization) must not keep the risk at the target in every phase. "
+                      "Returning every item and a once-calibrated Hoeffding threshold control "
+                      "the risk legitimately (they are conservative), so they are no foils of "
+                      "a one-sided guarantee; compactness is c4's.",
+            check=Value(method="care", metric="max_phase_excess", hi=TOL, where={"alpha": a}),
+            note=f"alpha = {a}: mean over seeds of max over phases of (phase miss rate - "
+                 f"alpha) <= {TOL}: risk control is one-sided (risk <= alpha), so a phase "
+                 f"that misses less than alpha does not break it (issue 30: the two-sided "
+                 f"|phase miss rate - alpha| < {TOL} of issue 14 asked for more than the "
+                 f"guarantee; compact sets are left to c4). Tolerance {TOL}: the research "
+                 f"note's slack over alpha, as before. At 500 interactions per step the "
                  f"Hoeffding margin of the initial threshold (0.091) exceeds alpha = 0.05 and "
                  f"0.1, so every member starts at lambda = 0 (all items): see the method's "
                  f"header. One claim per alpha (pooling lets slack at one target hide a "
@@ -197,6 +203,36 @@ CLAIMS = (
                "(backbone 0, the least noisy, with CARE's own recalibrated threshold) <= 1.1: "
                "the research note's proposal; the paper's bound was not seen. A weighted "
                "majority vote alone only guarantees |C| <= 2 sum_m w_m |C_m|."),
+    Claim(id="c5_monitor_localizes_changes", where="abstract (component (i))",
+          text="CARE's loss-based monitoring module localizes behavioural changes and triggers "
+               "threshold recalibration",
+          paper_value="\"" + _Q_LOCALIZE + "\" (abstract)", source="paper",
+          check=NotRun(method="care",
+                       reason="not built yet (issue 30): CARE records its segment start as "
+                              "a trace, but no metric reads it; the check would compare the "
+                              "step at which the monitored "
+                              "segment restarts with the stream's change points (the start of "
+                              "the rotation at step 10 and of the jump at step 30) against a "
+                              "monitor that never restarts")),
+)
+
+HEADLINES = (
+    Headline(quote=_Q_DEGRADE, claims=("c2_static_breaks_after_shift",)),
+    Headline(quote="outputs variable-size recommendation sets with finite-sample performance "
+                   "guarantees over interaction streams",
+             claims=tuple(f"c1{t}_care_risk_every_phase_alpha{int(round(a * 100)):02d}"
+                          for t, a in zip("abc", _ALPHAS))),
+    Headline(quote=_Q_LOCALIZE, claims=("c5_monitor_localizes_changes",)),
+    Headline(quote="an online aggregation rule that promotes compact recommendation sets by "
+                   "dynamically reweighting candidate set predictors",
+             claims=("c4_size_vs_best_constituent",)),
+    Headline(quote="bounds on the expected set size relative to the best constituent predictor",
+             claims=("c4_size_vs_best_constituent",)),
+    Headline(quote="CARE improves robustness", claims=("c3_care_beats_static_post_shift",)),
+    Headline(quote="maintains compact recommendation sets", claims=("c4_size_vs_best_constituent",)),
+    Headline(quote="while preserving the desired statistical guarantees",
+             claims=tuple(f"c1{t}_care_risk_every_phase_alpha{int(round(a * 100)):02d}"
+                          for t, a in zip("abc", _ALPHAS))),
 )
 
 
@@ -264,5 +300,26 @@ BENCHMARK = Benchmark(
                       "ranking utility to degrade over time'), so it is the paper's claim",
                   results_seen=True,
                   rule="issue 26: a claim placed in the abstract is source='paper'"),
+        Amendment(date="2026-12-06", claims=tuple(c.id for c in CLAIMS[:3]),
+                  what="c1a-c1c one-sided: metric max_phase_dev (|phase miss rate - alpha| < "
+                       "0.02) -> max_phase_excess (phase miss rate - alpha <= 0.02, the same "
+                       "research-note tolerance); foils (return_all, static_hoeffding, "
+                       "online_threshold_update) -> (static_calibration, "
+                       "online_threshold_update); text and where drop the set-size side",
+                  why="issue 30: a risk-control guarantee is risk <= alpha; the two-sided check "
+                      "failed CARE for over-covering phases (alpha = 0.10, 0.15), which the "
+                      "guarantee allows. Compactness is c4's claim. Conservative methods "
+                      "(every item, a Hoeffding threshold) satisfy a one-sided guarantee, so "
+                      "they are no foils; the once-calibrated split-conformal threshold is the "
+                      "fixed deployment the abstract says degrades (its post-shift excess is "
+                      "c2)",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c5_monitor_localizes_changes",),
+                  what="headlines declared (8 statements of the ICML abstract); the one no "
+                       "claim checked (the monitor localizes changes) gets the not_run claim c5",
+                  why="issue 30: coverage of the abstract; a statement with no check is shown "
+                      "as not_run with its reason",
+                  results_seen=True),
     ),
+    headlines=HEADLINES,
 )

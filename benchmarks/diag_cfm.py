@@ -17,6 +17,7 @@ from claimbench.api import (
     Benchmark,
     Claim,
     Grid,
+    Headline,
     Metric,
     Paper,
     cfg,
@@ -25,7 +26,7 @@ from claimbench.api import (
 )
 from claimbench.baselines.affine_coupling_inn import AffineCouplingINN
 from claimbench.baselines.conditional_flow_matching import ConcatCFM
-from claimbench.checks import Better, NotRun, Rank, Ratio, Value
+from claimbench.checks import NotRun, Rank, Ratio, Value
 from claimbench.datasets.inverse_design import AnalyticInverse, DigitStatistics, forward
 from claimbench.methods.diag_cfm import DiagCFM
 
@@ -150,6 +151,10 @@ _ABSTRACT = ("Generative Inverse Design with Abstention via Diagonal Flow Matchi
 _RANDOM_FOIL = ("The same Diag-CFM designs with the score replaced by independent uniform noise: "
                 "a score without information must not select, abstain or detect.")
 
+_Q_ORDER = "including order-of-magnitude gains on several benchmarks"
+_Q_P784 = "across design dimensions up to $P{=}784$"
+_Q_INVARIANT = "making the learning problem provably invariant to coordinate permutations"
+
 BENCHMARK = Benchmark(
     slug="diag_cfm",
     paper=Paper(
@@ -180,25 +185,32 @@ BENCHMARK = Benchmark(
               paper_value="\"This yields substantially lower round-trip error than CFM and "
                           "invertible neural network baselines across design dimensions up to "
                           "P=784\" (abstract)",
-              check=Better(method="diag_cfm", baseline=CFM, metric="rte_median"),
+              check=Ratio(numerator="diag_cfm", denominator=CFM, metric="rte_median",
+                          at_most=0.5),
               source="paper",
               foils=(CFM_SMALL,),
               foil_note="CFM-concat with labels scaled by 0.1: a CFM in Diag-CFM's place must "
-                        "not beat CFM (CFM-concat itself, the baseline, is no foil: issue 26).",
-              note="Pooled over every (task, P) and seed of the grid (one unit = one cell); "
-                   "margin 0. One design per target (candidate 0), ordering 0."),
+                        "not beat CFM (CFM-concat itself, the denominator, is no foil: issue 26).",
+              note="'Substantially lower' read as at most half CFM's round-trip error: the "
+                   "geometric mean over every (task, P) and seed of the grid (one unit = one cell) "
+                   "of Diag-CFM's median RTE over CFM's is <= 0.5 (ours, chosen after results "
+                   "were seen; the former check was any improvement, margin 0). One design per "
+                   "target (candidate 0), ordering 0. The grids stop at P = 64 (the paper: 784; "
+                   "c11)."),
         Claim(id="c2_lower_rte_than_inn", where="abstract",
               text="Diag-CFM has lower round-trip error than an invertible neural network",
               paper_value="\"substantially lower round-trip error than CFM and invertible neural "
                           "network baselines\" (abstract)",
-              check=Better(method="diag_cfm", baseline="inn", metric="rte_median"),
+              check=Ratio(numerator="diag_cfm", denominator="inn", metric="rte_median",
+                          at_most=0.5),
               source="paper",
               foils=(),
               foil_note="None: the INN was its only foil, and in Diag-CFM's place it compares "
                         "with itself (issue 26). The abstract does not say that CFM or the "
                         "un-anchored mutant lose to the INN, so no other method of the grid is "
                         "ruled out by its wording; the claim cannot be reproduced.",
-              note="As c1, against the 4-block affine-coupling INN (Ardizzone et al. losses)."),
+              note="As c1 (RTE ratio <= 0.5, 'substantially lower'), against the 4-block "
+                   "affine-coupling INN (Ardizzone et al. losses)."),
         Claim(id="c3_lowest_rte", where="abstract",
               text="Diag-CFM has the lowest round-trip error among Diag-CFM, CFM (two label "
                    "scalings) and the INN",
@@ -275,9 +287,60 @@ BENCHMARK = Benchmark(
               paper_value="\"consistently outperforming ensemble and general-purpose alternatives "
                           "across all tasks\" (abstract)",
               check=NotRun(method="diag_cfm",
-                           reason="the ensemble and general-purpose uncertainty baselines are not "
-                                  "implemented here"),
+                           reason="not built yet (issue 28): a 5-member ensemble of the CFM "
+                                  "baseline (five quick fits, its members' disagreement as the "
+                                  "score) and a general-purpose score, compared with ZD / SC on "
+                                  "selection gain, AURC ratio and OOD AUROC on every task"),
               source="paper"),
+        Claim(id="c10_order_of_magnitude", where="abstract",
+              text="on several benchmarks Diag-CFM's round-trip error is an order of magnitude "
+                   "below the baselines'",
+              paper_value="\"" + _Q_ORDER + "\" (abstract)",
+              check=NotRun(method="diag_cfm",
+                           reason="not built yet (issue 28): a per-benchmark RTE ratio <= 0.1 "
+                                  "against CFM and the INN on several of the paper's benchmarks "
+                                  "(airfoil, combustor, photonics, the scalable analytic and "
+                                  "image-statistics tasks); here only the analytic task (P <= 64) "
+                                  "and an 8x8-digits proxy run, and the grid has no claim per "
+                                  "benchmark"),
+              source="paper"),
+        Claim(id="c11_up_to_p784", where="abstract",
+              text="the round-trip-error advantage holds across design dimensions up to P = 784",
+              paper_value="\"" + _Q_P784 + "\" (abstract)",
+              check=NotRun(method="diag_cfm",
+                           reason="not built yet (issue 28): a P = 784 task (28 x 28 image "
+                                  "statistics) in the full grid, with c1's ratio per design "
+                                  "dimension; the grids stop at P = 64"),
+              source="paper"),
+        Claim(id="c12_diag_invariant", where="abstract",
+              text="Diag-CFM's learning problem is invariant to coordinate permutations",
+              paper_value="\"" + _Q_INVARIANT + "\" (abstract)",
+              check=NotRun(method="diag_cfm",
+                           reason="not built yet (issue 28): Diag-CFM's spread of RTE over "
+                                  "coordinate orderings equivalent to its spread over training "
+                                  "seeds at one ordering (the invariance is in distribution: an "
+                                  "MLP with i.i.d. initialisation); c4 checks only that CFM's "
+                                  "spread is at least twice Diag-CFM's"),
+              source="paper"),
+    ),
+    headlines=(
+        Headline(quote="exhibits strong sensitivity to their arbitrary ordering and scaling, "
+                       "leading to unstable training",
+                 claims=("c4_cfm_order_sensitive",)),
+        Headline(quote=_Q_INVARIANT, claims=("c4_cfm_order_sensitive", "c12_diag_invariant")),
+        Headline(quote="substantially lower round-trip error than CFM and invertible neural "
+                       "network baselines",
+                 claims=("c1_lower_rte_than_cfm", "c2_lower_rte_than_inn", "c3_lowest_rte")),
+        Headline(quote=_Q_P784, claims=("c11_up_to_p784",)),
+        Headline(quote=_Q_ORDER, claims=("c10_order_of_magnitude",)),
+        Headline(quote="selecting the best candidate among multiple generations",
+                 claims=("c5_best_of_k_selection",)),
+        Headline(quote="abstaining from unreliable predictions", claims=("c8_abstention",)),
+        Headline(quote="detecting out-of-distribution targets",
+                 claims=("c6_ood_detection_zd", "c7_ood_detection_sc")),
+        Headline(quote="consistently outperforming ensemble and general-purpose alternatives "
+                       "across all tasks",
+                 claims=("c9_beats_ensemble_uq",)),
     ),
     grids={
         "smoke": Grid(datasets=(cfg(AnalyticInverse, P=4, n_train=512, n_test=32, n_ood=32),),
@@ -321,5 +384,22 @@ BENCHMARK = Benchmark(
                       "(notes)",
                   results_seen=True,
                   rule="issue 26: a claim placed in the abstract is source='paper'"),
+        Amendment(date="2026-12-06", claims=("c1_lower_rte_than_cfm", "c2_lower_rte_than_inn"),
+                  what="Better(rte_median, margin 0) -> Ratio(rte_median, at_most 0.5) against CFM "
+                       "(c1) and the INN (c2); foils unchanged",
+                  why="issue 28: 'substantially lower' round-trip error is not met by any "
+                      "improvement > 0; at most half the baseline's error is the reading chosen",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c9_beats_ensemble_uq", "c10_order_of_magnitude", "c11_up_to_p784",
+                          "c12_diag_invariant"),
+                  what="c9's reason names the check to build (a 5-member CFM ensemble); not_run "
+                       "claims c10 (order-of-magnitude gains), c11 (P up to 784) and c12 "
+                       "(Diag-CFM's own invariance) added; headlines declared (the ICML "
+                       "abstract's 9 checkable statements)",
+                  why="issue 28: every abstract statement is checked or listed with the reason it "
+                      "is not; the ensemble baseline costs five quick fits, so 'not implemented' "
+                      "was no reason",
+                  results_seen=True),
     ),
 )

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
-                           sweep)
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg,
+                           output_metric, sweep)
 from claimbench.baselines import block_sparse_attention as bsa
 from claimbench.baselines.decoupled_cross_attention import DecoupledCrossAttention
 from claimbench.baselines.full_attention import FullAttention
@@ -109,7 +109,7 @@ _FLAT_FOILS = ("Dense cross-attention and decoupled (per-reference) attention at
                "full score matrix instead of gathering buckets. All three cost linearly in S.")
 
 CLAIMS = (
-    Claim(id="c1_routed_flops_flat", where="abstract (via research note)",
+    Claim(id="c1_routed_flops_flat", where="abstract",
           text="sparse routing keeps the cost about constant in the number of subjects",
           paper_value="\"routes video tokens to relevant subjects and groups them through bucket "
                       "aggregation, reducing computational overhead\" (abstract)",
@@ -128,7 +128,7 @@ CLAIMS = (
           foil_note="The routed layer is the contrast: its cost must not grow linearly.",
           note="Dense cost N S R 2 (d + dv): exponent 1 exactly; band +-0.1 (ours). Ours by "
                "construction (issue 26): the slope of the dense FLOP formula we count."),
-    Claim(id="c3_routed_time_flat", where="abstract (via research note)",
+    Claim(id="c3_routed_time_flat", where="abstract",
           text="near-constant inference time as the number of references grows",
           paper_value="\"it maintains a nearly constant inference time as the number of "
                       "reference subjects increases\" (abstract)",
@@ -156,19 +156,23 @@ CLAIMS = (
           note="Mean accuracy >= 0.9 over cells with S >= 2 (ours). On these planted data the "
                "identity anchors are nearly noise-free, so this checks the implementation "
                "more than the paper's learned router."),
-    Claim(id="c6_less_entanglement", where="abstract (via research note)",
+    Claim(id="c6_less_entanglement", where="abstract",
           text="routing each token to one subject makes identities entangle less than dense "
                "attention to all subjects",
           paper_value="\"groups them through bucket aggregation, reducing computational "
                       "overhead and alleviating identity entanglement induced by redundant "
                       "tokens\" (abstract)",
           check=Better(method=ROUTED, baseline=DENSE, metric="identity_leak", where=MULTI),
-          source="paper", foils=(RANDOM, DECOUPLED),
+          source="derived", basis="construction", foils=(RANDOM, DECOUPLED),
           foil_note="A random router and decoupled attention put most weight on other "
                     "subjects: (S-1)/S.",
           note="identity_leak: attention weight on other subjects' reference tokens, against "
                "the planted membership; a proxy of the paper's entanglement, which it shows "
-               "on generated videos."),
+               "on generated videos. Ours by construction (issue 28): the routed leak is 1 for "
+               "a misrouted token and 0 otherwise, and our training-free top-1 router is right "
+               "on every token of the planted, nearly noise-free subjects, while dense "
+               "attention's softmax always puts some mass elsewhere. The paper's statement is "
+               "c11."),
     Claim(id="c7_identity_consistency", where="abstract; OpenS2V-Eval tables",
           text="better identity consistency (FaceSim, NexusScore) than prior subject-to-video "
                "methods",
@@ -196,6 +200,38 @@ CLAIMS = (
           check=NotRun(method=ROUTED, reason="Needs the trained video DiT with and without the "
                        "mask-supervised identity queries, MuSA-2M masks and generated videos."),
           source="paper"),
+    Claim(id="c11_routing_less_entanglement", where="abstract",
+          text="sparse routing alleviates the identity entanglement that redundant tokens cause",
+          paper_value="\"reducing computational overhead and alleviating identity entanglement "
+                      "induced by redundant tokens\" (abstract)",
+          check=NotRun(method=ROUTED, reason=(
+              "not built yet (issue 28): the identity leak of a learned (or noisy) router, whose "
+              "errors are measured rather than set, against dense attention on the planted "
+              "tokens; c6, with a top-1 router right on every token, holds by construction. "
+              "The paper's entanglement on generated videos needs the DiasR video DiT.")),
+          source="paper"),
+)
+
+_Q_DRIFT = ("employs learnable identity queries to align visual and textual modalities with "
+            "ground-truth subject masks, thereby mitigating cross-frame identity drift")
+_Q_ROUTING = ("dynamically routes video tokens to relevant subjects and groups them through "
+              "bucket aggregation, reducing computational overhead")
+_Q_ENTANGLE = "alleviating identity entanglement induced by redundant tokens"
+_Q_QUALITY = ("our method achieves superior performance in identity consistency, text fidelity, "
+              "and video naturalness")
+_Q_TIME = ("it maintains a nearly constant inference time as the number of reference subjects "
+           "increases")
+_Q_OUTPERFORMS = ("outperforming existing baselines in both efficiency and generation quality for "
+                  "scenarios involving multi-subject interactions")
+HEADLINES = (
+    Headline(quote=_Q_DRIFT, claims=("c10_identity_drift",)),
+    Headline(quote=_Q_ROUTING, claims=("c1_routed_flops_flat", "c4_time_slope_gap")),
+    Headline(quote=_Q_ENTANGLE, claims=("c6_less_entanglement", "c11_routing_less_entanglement")),
+    Headline(quote=_Q_QUALITY, claims=("c7_identity_consistency", "c8_text_fidelity",
+                                       "c9_naturalness")),
+    Headline(quote=_Q_TIME, claims=("c3_routed_time_flat",)),
+    Headline(quote=_Q_OUTPERFORMS, claims=("c4_time_slope_gap", "c7_identity_consistency",
+                                           "c8_text_fidelity", "c9_naturalness")),
 )
 
 _SMALL = dict(n_video=1024, ref_tokens=64, d=16, dv=16, heads=1)
@@ -226,6 +262,7 @@ BENCHMARK = Benchmark(
     primary_metric="flops",
     nondeterministic={"seconds": TIMING_RTOL},
     claims=CLAIMS,
+    headlines=HEADLINES,
     grids={
         "smoke": Grid(datasets=sweep(MultiSubjectTokens, n_subjects=[1, 2, 4], **{
                           k: [v] for k, v in _SMALL.items()}),
@@ -265,5 +302,19 @@ BENCHMARK = Benchmark(
                       "N S R 2 (d + dv) (c2)",
                   results_seen=True,
                   rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06", claims=("c6_less_entanglement",),
+                  what="source paper -> derived, basis construction",
+                  why="issue 28: the routed layer's identity leak is 0 for every correctly "
+                      "routed token and our top-1 router is right on every planted token, so "
+                      "'less than dense attention' follows from our construction; the paper's "
+                      "statement is filed as not_run c11",
+                  results_seen=True, rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06", claims=("c11_routing_less_entanglement",),
+                  what="headlines declared (6 checkable statements of the ICML abstract); "
+                       "not_run c11 (entanglement alleviated by routing, with a router whose "
+                       "errors are measured)",
+                  why="issue 28: the entanglement statement's only check holds by construction; "
+                      "abstract statements with no claim are listed with their reason",
+                  results_seen=True),
     ),
 )

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, TraceMetric, cfg,
-                            output_metric)
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper,
+                            TraceMetric, cfg, output_metric)
 from claimbench.baselines.early_exit_network import (PlainEarlyExit, accuracy_at_cost,
                                                      cost_accuracy_curve, curve_area)
 from claimbench.baselines.temperature_scaling import (TemperatureScaledEarlyExit,
@@ -251,6 +251,20 @@ CLAIMS = (
     ),
 )
 
+# The ICML 2026 abstract's checkable statements (headlines), verbatim.
+HEADLINES = (
+    Headline(quote="calibration alone is not sufficient for EENNs to exploit adaptive "
+                   "computation", claims=("c2_ts_same_tradeoff",)),
+    Headline(quote="a lightweight, EEFP-motivated procedure to improve the intermediate "
+                   "classifiers", claims=("c3_eefp_beats_plain",)),
+    Headline(quote="which can directly replace calibration in EENNs",
+             claims=("c4_eefp_beats_calibration",)),
+    Headline(quote="our approach achieves superior cost-accuracy trade-offs compared to "
+                   "calibration", claims=("c4_eefp_beats_calibration",)),
+    Headline(quote="EEFP more reliably reflects overall EENN performance",
+             claims=("c7_eefp_tracks_tradeoff",)),
+)
+
 _QUICK_DATA = (cfg(DigitsExitTask), cfg(DigitsExitTask, pixel_noise=4.0), cfg(SyntheticExitTask))
 
 GRIDS = {
@@ -339,4 +353,5 @@ BENCHMARK = Benchmark(
                   results_seen=True,
                   rule="issue 26: Y-vs-Y foils removed"),
     ),
+    headlines=HEADLINES,
 )

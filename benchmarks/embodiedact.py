@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, sweep
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg,
+                            sweep)
 from claimbench.baselines.execute_then_respond import ExecuteThenRespond
 from claimbench.checks import Better, NotRun, Value
 from claimbench.datasets.stiff_control_odes import StiffControlTasks, task_success
@@ -115,14 +116,19 @@ BENCHMARK = Benchmark(
                    "misses, so the loop succeeds more often",
               paper_value=_ABS,
               check=Better(method=EA, baseline=ETR, metric="success", margin=0.0),
-              source="paper", foils=(NAN_ONLY,),
+              source="derived", basis="construction", foils=(NAN_ONLY,),
               foil_note="Perception reduced to crash signals (non-finite values, errors) cannot "
                         "see finite transient blow-ups or oscillations and must not beat "
                         "execute-then-respond on success.",
               note="Same scripted code-writer and repair rules in both loops; execute-then-"
                    "respond reads the final state (and errors) of each whole-horizon run. "
                    "Paired over instances (4 tasks each); margin 0 (the abstract gives no "
-                   "number for this setting)."),
+                   "number for this setting). A mechanism check (issue 30): a scripted naive-"
+                   "Euler policy with fixed repair rules stands in for the LLM agent in both "
+                   "loops, and our detectors and tasks settle what it can see, so it is ours by "
+                   "construction; the paper's claim about LLM agents is c6-c8. The committed "
+                   "results show the nan_only foil identical to execute_then_respond"
+                   "[observe=final] per dataset, so that foil gives no evidence."),
         Claim(id="c2_fewer_wasted_steps", where="abstract; research note",
               text="the perception loop wastes fewer simulation steps than execute-then-respond "
                    "at equal policy",
@@ -196,6 +202,32 @@ BENCHMARK = Benchmark(
               check=NotRun(method=EA_LLM, reason="SciBench-107 is curated by the authors and not "
                                                  "released; needs a GPT-class LLM and MATLAB"),
               source="paper"),
+        Claim(id="c9_llm_reliable_long_horizon", where="abstract",
+              text="the LLM-driven EmbodiedAct ensures satisfactory reliability and stability in "
+                   "long-horizon simulations",
+              paper_value="\"achieving SOTA performance by ensuring satisfactory reliability and "
+                          "stability in long-horizon simulations\" (abstract)",
+              check=NotRun(method=EA_LLM, reason="the paper's long-horizon MATLAB/Simulink "
+                           "simulations with a GPT-class LLM do not run here, and c5 measures only "
+                           "our scripted stand-in's level (by construction); not built yet "
+                           "(issue 30): the LLM arm's success and wasted steps on the stiff and "
+                           "unstable families at a declared level, with a capable model"),
+              source="paper"),
+    ),
+    headlines=(
+        Headline(quote="Existing solutions operate in a passive \"execute-then-response\" loop "
+                       "and thus lack runtime perception, obscuring agents to transient "
+                       "anomalies",
+                 claims=("c1_success_vs_execute_then_respond", "c2_fewer_wasted_steps")),
+        Headline(quote="EmbodiedAct significantly outperforms existing baselines",
+                 claims=("c6_llm_beats_codeact", "c7_engdesign", "c8_scibench_multistep")),
+        Headline(quote="achieving SOTA performance",
+                 claims=("c7_engdesign", "c8_scibench_multistep")),
+        Headline(quote="ensuring satisfactory reliability and stability in long-horizon "
+                       "simulations",
+                 claims=("c9_llm_reliable_long_horizon", "c5_reliable")),
+        Headline(quote="enhanced accuracy in scientific modeling",
+                 claims=("c8_scibench_multistep",)),
     ),
     grids={
         "smoke": Grid(datasets=sweep(StiffControlTasks, n_tasks=[1], n_segments=[5]), seeds=1,
@@ -231,5 +263,20 @@ BENCHMARK = Benchmark(
                       "we generate: ours by construction, not the paper's LLM agent's",
                   results_seen=True,
                   rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06", claims=("c1_success_vs_execute_then_respond",),
+                  what="source paper -> derived, basis construction; check, foil and scope "
+                       "unchanged",
+                  why="issue 30: c1 runs one scripted naive-Euler code-writer with fixed repair "
+                      "rules in both loops, so it checks our mechanism (our detectors on tasks we "
+                      "generate), not the paper's LLM agents, whose claim is c6-c8",
+                  results_seen=True,
+                  rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06", claims=("c9_llm_reliable_long_horizon",),
+                  what="not_run paper claim added for the abstract's 'satisfactory reliability "
+                       "and stability in long-horizon simulations' of the LLM agent; headlines "
+                       "declared (5 statements of the ICML abstract)",
+                  why="issue 30: every checkable statement of the abstract is mapped to a claim; "
+                      "only c5, our scripted stand-in's level by construction, touched this one",
+                  results_seen=True),
     ),
 )

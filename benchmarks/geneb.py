@@ -14,7 +14,8 @@ diluted with irrelevant dimensions (scale only hurts).
 from __future__ import annotations
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import Amendment, Benchmark, Claim, Grid, Paper, cfg, output_metric
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Paper, cfg,
+                            output_metric)
 from claimbench.checks import NotRun, Value
 from claimbench.datasets.genomic_tasks import GenomicTaskSuite
 from claimbench.methods.geneb import GENEB
@@ -138,12 +139,16 @@ BENCHMARK = Benchmark(
                           "10-shot (Sec. 4 / App. F, per a third-party summary of the body; not "
                           "verified)",
               check=Value(method=ZOO, metric="winner_change_frac", lo=0.5),
-              source="paper", foils=(NOISY, REPL),
+              source="derived", basis="construction", foils=(NOISY, REPL),
               foil_note="Noisy copies: the noise-free copy wins in both regimes. Replicas: any "
                         "change is noise; if they pass, the raw count cannot separate a real "
                         "re-ranking from noise (c4 is the noise-controlled version).",
               note=_PROXY + "Fraction of categories whose full-data best featuriser is not the "
-                   "10-shot best; the paper's 8/13 read as 'more than half' (lo = 0.5)."),
+                   "10-shot best; the summary's 8/13 read as 'more than half' (lo = 0.5). A "
+                   "protocol check (issue 30), ours by construction: which featurisers win each "
+                   "category at full data and at 10-shot is fixed by the families, sizes and "
+                   "category rules we built; the paper's finding on its 40 models is c11 (not "
+                   "run)."),
         Claim(id="c4_fewshot_changes_the_choice", where="Sec. 4 / App. F (few-shot), derived",
               text="choosing by the 10-shot ranking beats reusing the full-data winner when "
                    "only 10 examples per class exist",
@@ -207,6 +212,49 @@ BENCHMARK = Benchmark(
                                               "and parameter counts; the featurisers here have "
                                               "no pretraining"),
               source="paper"),
+        Claim(id="c9_rankings_vary_40_models", where="abstract",
+              text="on the paper's 40 models and 100 tasks, aggregate leaderboards are unstable: "
+                   "rankings vary sharply across task categories",
+              paper_value="\"Our analysis shows that aggregate leaderboards are unstable: model "
+                          "rankings vary sharply across task categories\" (abstract)",
+              check=NotRun(method=ZOO, reason="needs the 40 pretrained genomic foundation models "
+                                              "and GENEB's 100 real tasks; c1 and c2 run the "
+                                              "protocol on featurisers and tasks we built, where "
+                                              "the disagreement is ours by construction"),
+              source="paper"),
+        Claim(id="c10_scale_modest_40_models", where="abstract",
+              text="on the paper's 40 models, scale provides only modest and inconsistent gains",
+              paper_value="\"scale provides only modest and inconsistent gains\" (abstract)",
+              check=NotRun(method=ZOO, reason="needs the 40 pretrained models and their "
+                                              "parameter counts; c5 reads feature dimension in a "
+                                              "zoo we built, whose size-performance relation is "
+                                              "ours by construction"),
+              source="paper"),
+        Claim(id="c11_fewshot_reranks_40_models",
+              where="Sec. 4 / App. F (few-shot robustness; body not read, per a third-party "
+                    "summary)",
+              text="on the paper's models, the full-supervision winner reranks in most categories "
+                   "under 10-shot, and low-ceiling models drop less",
+              paper_value="the full-supervision winner reranks in 8 of 13 categories under "
+                          "10-shot; models with low full-shot ceilings show smaller absolute "
+                          "drops (per a third-party summary of the body; not verified)",
+              check=NotRun(method=ZOO, reason="needs the paper's pretrained models and real "
+                                              "tasks at full data and 10-shot; c3, c4 and c6 are "
+                                              "protocol checks on our featuriser zoo"),
+              source="paper"),
+    ),
+    headlines=(
+        Headline(quote="aggregate leaderboards are unstable: model rankings vary sharply across "
+                       "task categories",
+                 claims=("c9_rankings_vary_40_models", "c1_rankings_vary_by_category")),
+        Headline(quote="scale provides only modest and inconsistent gains",
+                 claims=("c10_scale_modest_40_models", "c5_scale_modest_gains")),
+        Headline(quote="architectural and pretraining alignment frequently outweigh parameter "
+                       "count",
+                 claims=("c8_pretraining_alignment", "c7_transformers_beat_ssm")),
+        Headline(quote="position GENEB as a reference framework for principled comparison and "
+                       "category-aware model selection",
+                 claims=("c2_category_selection_beats_aggregate",)),
     ),
     amendments=(
         Amendment(date="2026-12-06",
@@ -219,6 +267,23 @@ BENCHMARK = Benchmark(
                       "size-performance relation and the ceiling-drop relation are fixed by "
                       "our construction, not evidence about the paper's 40 models",
                   results_seen=True, rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06", claims=("c3_fewshot_reranks_winner",),
+                  what="source paper -> derived, basis construction; check, foils and scope "
+                       "unchanged",
+                  why="issue 30: a protocol check on featurisers and tasks we built (which "
+                      "featuriser wins each category in each regime is fixed by our families, "
+                      "sizes and category rules), with the paper's number from a third-party "
+                      "summary; the paper's finding is kept as the not_run claim c11",
+                  results_seen=True, rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06",
+                  claims=("c9_rankings_vary_40_models", "c10_scale_modest_40_models",
+                          "c11_fewshot_reranks_40_models"),
+                  what="not_run paper claims added for the paper's findings on its 40 models "
+                       "(rankings by category, scale, few-shot re-ranking); headlines declared (4 "
+                       "statements of the ICML abstract)",
+                  why="issue 30: c1, c3, c5 and c6 are derived protocol checks on our zoo, so the "
+                      "paper's own findings are kept as not_run claims with their reasons",
+                  results_seen=True),
     ),
     grids={
         "smoke": Grid(datasets=(cfg(GenomicTaskSuite, n_categories=4, tasks_per_category=1,

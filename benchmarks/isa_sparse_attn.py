@@ -6,14 +6,15 @@ with planted segments, copies and distractors; and the shared vertical-slash gen
 without a causal mask). Scored against float64 dense attention by the shared
 ``sparse_attention_metrics.measure``: relative output error and exact FLOP counts. The
 paper's video-editing results (EditVerseBench, IVE-Bench, VIE-Bench) need LIVEditor-14B and are
-not declared (a NotRun claim fails the current contract test's metric lookup).
+declared not_run.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric, sweep
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, Premise,
+                            cfg, output_metric, sweep)
 from claimbench.baselines import block_sparse_attention as bsa
 from claimbench.baselines.block_mean_attention import BlockMeanAttention
 from claimbench.baselines.full_attention import FullAttention
@@ -155,13 +156,28 @@ def _methods(extra: bool) -> tuple:
 
 _THRESH_NOTE = ("Threshold from the research note's plan (fixed before any run); the paper's "
                 "own numbers for this statistic were not read.")
+_CORR_NOTE = ("Bound 0: 'correlates' is a positive correlation (issue 28: the note's Spearman >= "
+              "0.5 asked more than the words); the paper's own numbers for this statistic were "
+              "not read.")
+# The ICML abstract's words, quoted by the headlines.
+_Q_LOSSLESS = "the first experimentally lossless sparse framework tailored for ICL video editing"
+_Q_SALIENCY = "context tokens exhibit significantly lower saliency than source tokens"
+_Q_SHARPNESS = "Query sharpness correlates with approximation error"
+_Q_PRESELECT = "ISA implements an efficient pre-selection strategy to prune redundant context"
+_Q_GROUPING = ("a dynamic query grouping mechanism that routes high-error queries to full "
+               "attention and low-error ones to a computationally efficient 0-th order Taylor "
+               "sparse attention")
+_Q_LATENCY = "LIVEditor-14B achieves a ~60% reduction in latency"
+_Q_SOTA = "surpassing state-of-the-art methods across EditVerseBench, IVE-Bench, and VIE-Bench"
+_Q_NO_LOSS = ("delivering experimentally lossless acceleration without compromising visual "
+              "fidelity")
 
 CLAIMS = (
     Claim(id="c1_sharpness_predicts_error", where="abstract; Sec. 3 (Insight 2)",
           text="query sharpness correlates with the 0-th order Taylor approximation error",
           paper_value="\"we theoretically prove and empirically validate that Query sharpness "
                       "correlates with approximation error\" (abstract)",
-          check=Value(method=ISA, metric="sharpness_error_spearman", lo=0.5, where=ICL),
+          check=Value(method=ISA, metric="sharpness_error_spearman", lo=0.0, where=ICL),
           source="paper",
           foils=(RANDOM_ROUTING,),
           foil_note="A routing score that carries no sharpness (uniform random) must not "
@@ -169,17 +185,17 @@ CLAIMS = (
           note="Spearman over the query tokens of each head between ISA's sharpness (max "
                "pooled-block probability, our reading) and ||Taylor_i - dense_i||, Taylor_i the "
                "Taylor sparse path (critical blocks exact, the rest by block means) and dense_i "
-               "attention over the same kept keys; mean over heads > 0.5. " + _THRESH_NOTE),
+               "attention over the same kept keys; mean over heads > 0. " + _CORR_NOTE),
     Claim(id="c1b_sharpness_predicts_error_vs", where="abstract; Sec. 3 (Insight 2)",
           text="the same correlation on vertical-slash attention maps (no context split)",
           paper_value="\"we theoretically prove and empirically validate that Query sharpness "
                       "correlates with approximation error\" (abstract)",
-          check=Value(method=ISA, metric="sharpness_error_spearman", lo=0.5, where=VS),
+          check=Value(method=ISA, metric="sharpness_error_spearman", lo=0.0, where=VS),
           source="paper",
           foils=(RANDOM_ROUTING,),
           foil_note="As c1.",
           note="Transfer check on the shared planted sink/vertical/window/slash generator read "
-               "bidirectionally. " + _THRESH_NOTE),
+               "bidirectionally. " + _CORR_NOTE),
     Claim(id="c2_beats_random_routing", where="abstract (dynamic query grouping)",
           text="routing the sharpest queries to full attention beats random routing at equal FLOPs",
           paper_value="\"a dynamic query grouping mechanism that routes high-error queries to "
@@ -254,6 +270,40 @@ CLAIMS = (
           check=NotRun(method=ISA, reason="needs the 14B LIVEditor video DiT, its curated editing "
                                           "data and the video-editing benchmarks"),
           source="paper"),
+    Claim(id="c7_context_less_salient", where="abstract (Insight 1)",
+          text="in ICL video editing, context tokens receive less attention than source tokens",
+          paper_value="\"" + _Q_SALIENCY + "\" (abstract)",
+          check=NotRun(method=ISA, reason=(
+              "needs the attention maps of an ICL video-editing DiT (LIVEditor-14B); on our "
+              "synthetic tokens the low context saliency is planted by the generator, so "
+              "measuring it there tests our construction (it is premise "
+              "p_context_less_salient, which gates c3 and c5)")),
+          source="paper"),
+)
+
+HEADLINES = (
+    Headline(quote=_Q_LOSSLESS, claims=("c3_near_lossless",)),
+    Headline(quote=_Q_SALIENCY, claims=("c7_context_less_salient",)),
+    Headline(quote=_Q_SHARPNESS, claims=("c1_sharpness_predicts_error",
+                                         "c1b_sharpness_predicts_error_vs")),
+    Headline(quote=_Q_PRESELECT, claims=("c5_preselect_keeps_context_mass",)),
+    Headline(quote=_Q_GROUPING, claims=("c2_beats_random_routing", "c2b_beats_random_routing_vs")),
+    Headline(quote=_Q_LATENCY, claims=("c6_video_editing_quality",)),
+    Headline(quote=_Q_SOTA, claims=("c6_video_editing_quality",)),
+    Headline(quote=_Q_NO_LOSS, claims=("c3_near_lossless", "c6_video_editing_quality")),
+)
+
+PREMISES = (
+    Premise(id="p_context_less_salient",
+            text="the synthetic ICL tokens embody Insight 1: a source key receives more dense "
+                 "attention mass than a context key (saliency ratio > 1)",
+            check=Value(method=ISA, metric="saliency_ratio", lo=1.0, where=ICL),
+            claims=("c3_near_lossless", "c5_preselect_keeps_context_mass"),
+            note="Issue 28: the setting must embody the insight the pre-selection relies on; "
+                 "pruning half of a context as salient as the source cannot be lossless, so a "
+                 "failure of c3 or c5 there says nothing of the paper. Bound 1 ('lower "
+                 "saliency') by definition. The metric is a property of the data, the same for "
+                 "every method of a cell."),
 )
 
 _ICL_SMOKE = sweep(InContextEditingTokens, n_source=[128], n_context=[128], n_heads=[2], head_dim=[16],
@@ -288,6 +338,8 @@ BENCHMARK = Benchmark(
     primary_metric="rel_error",
     nondeterministic={"seconds": TIMING_RTOL},
     claims=CLAIMS,
+    headlines=HEADLINES,
+    premises=PREMISES,
     grids={
         "smoke": Grid(datasets=_ICL_SMOKE + _VS_SMOKE, seeds=3, methods=_methods(False),
                       note="256 tokens, 2 heads: exercises every method, metric and claim"),
@@ -340,5 +392,19 @@ BENCHMARK = Benchmark(
                   why="the low context saliency it relies on is planted by our generator's "
                       "parameters",
                   results_seen=True, rule="issue 26: construction basis"),
+        Amendment(date="2026-12-06",
+                  claims=("c1_sharpness_predicts_error", "c1b_sharpness_predicts_error_vs"),
+                  what="lower bound on the mean Spearman 0.5 -> 0",
+                  why="issue 28: 'correlates with approximation error' is a positive correlation; "
+                      "the research note's 0.5 asked more than the paper's words",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c7_context_less_salient", "p_context_less_salient"),
+                  what="headlines declared (8 checkable statements of the ICML abstract); not_run "
+                       "c7 (Insight 1 on real video-editing attention); premise "
+                       "p_context_less_salient (saliency ratio > 1 on the ICL tokens) gates c3, c5",
+                  why="issue 28: abstract statements with no claim are listed with their reason; "
+                      "the synthetic context must embody Insight 1 before a lossless pre-selection "
+                      "can be read; bound 1 by definition, not from results",
+                  results_seen=True),
     ),
 )

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
-                            sweep)
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg,
+                            output_metric, sweep)
 from claimbench.baselines.plasticity_measures import (DeadUnitFraction, EffectiveRank, GradNorm,
                                                       ValidationLoss, WeightNorm)
-from claimbench.checks import Better, Rank, Value
+from claimbench.checks import Better, NotRun, Rank, Value
 from claimbench.datasets.plasticity_checkpoints import ContinualCheckpoints, PlateauCheckpoints
 from claimbench.methods.local_redundancy import LocalRedundancy
 
@@ -137,6 +137,40 @@ CLAIMS = tuple(
                "the best checkpoint. Paired one-sided Wilcoxon over seeds, no margin."),
 )
 
+# Issue 29: statements of the abstract that no claim checked (not_run, with the reason).
+_Q_EXISTING = ("Existing measures, such as effective rank, dead neuron fraction, and weight norm, "
+               "lack theoretical grounding and correlate poorly with performance on new tasks")
+_Q_LOWER = ("we prove that the expected squared gradient norm on a synthetic memorization task "
+            "provides an efficiently computable lower bound")
+ISSUE29_CLAIMS = (
+    Claim(id="c5_time_series_transfer", where="abstract; time series transfer learning experiment",
+          text="local redundancy predicts downstream performance better than existing measures "
+               "in time series transfer learning",
+          paper_value=_PREDICTS, source="paper",
+          check=NotRun(method=LR, reason="no time-series pre-training or transfer task is built: "
+                       "the benchmark has only the continual image-classification campaigns "
+                       "(permuted 8x8 digits) and the plateau run; the paper's time-series "
+                       "models and datasets were not read (abstract only)")),
+    Claim(id="c6_existing_measures_poor", where="abstract",
+          text="existing measures (effective rank, dead neuron fraction, weight norm) correlate "
+               "poorly with performance on new tasks",
+          paper_value="\"" + _Q_EXISTING + "\" (abstract)", source="paper",
+          check=NotRun(method=LR, reason="not built yet (issue 29): an upper bound on each "
+                       "existing measure's |Spearman rho| with downstream accuracy "
+                       "(abs_spearman of effective_rank, dead_fraction, weight_norm on the "
+                       "continual campaigns), with the threshold taken from the paper's reported "
+                       "correlations, which were not read (abstract only)")),
+    Claim(id="c7_gradient_norm_lower_bound", where="abstract; the lower-bound theorem",
+          text="the expected squared gradient norm on a synthetic memorization task is a lower "
+               "bound on local redundancy",
+          paper_value="\"" + _Q_LOWER + "\" (abstract)", source="paper",
+          check=NotRun(method=LR, reason="not built yet (issue 29): local redundancy itself "
+                       "(the worst-case redundancy of the local model family) computed exactly "
+                       "on a model small enough for it, against the gradient-norm estimator, "
+                       "every checkpoint's estimate <= the exact value; the paper's definition "
+                       "and estimator were not read (abstract only)")),
+)
+
 # -- grids --------------------------------------------------------------------------------------------
 _SMOKE = (cfg(ContinualCheckpoints, n_runs=2, n_tasks=2, steps_per_task=30, hidden=(16,),
               finetune_steps=20, n_probe=64),
@@ -175,7 +209,18 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     primary_metric="spearman",
     nondeterministic={"time_s": TIMING_RTOL},
-    claims=CLAIMS,
+    claims=CLAIMS + ISSUE29_CLAIMS,
+    headlines=(
+        Headline(quote=_Q_EXISTING, claims=("c6_existing_measures_poor",)),
+        Headline(quote=_Q_LOWER, claims=("c7_gradient_norm_lower_bound",)),
+        Headline(quote="Experiments on continual image classification and time series transfer "
+                       "learning demonstrate that local redundancy predicts downstream "
+                       "performance better than existing measures",
+                 claims=(*(f"c1_spearman_vs_{b}" for b in MEASURES), "c2_best_predictor",
+                         "c5_time_series_transfer")),
+        Headline(quote="enables pretraining checkpoint selection where validation loss plateaus",
+                 claims=("c4_plateau_selection",)),
+    ),
     grids={
         "smoke": Grid(datasets=_SMOKE, seeds=1, methods=_SMOKE_METHODS),
         "quick": Grid(datasets=sweep(ContinualCheckpoints, lr_max=[1e-2, 3e-2])
@@ -201,5 +246,15 @@ BENCHMARK = Benchmark(
                   why="grad_norm is among the measures the Rank check ranks the subject against, so in "
                       "the subject's place it would be ranked against itself",
                   results_seen=True, rule="issue 26: Y-vs-Y foils removed"),
+        Amendment(date="2026-12-06",
+                  claims=("c5_time_series_transfer", "c6_existing_measures_poor",
+                          "c7_gradient_norm_lower_bound"),
+                  what="three not_run claims added for the abstract's statements no claim "
+                       "checked (time-series transfer; existing measures correlate poorly; the "
+                       "gradient norm as a lower bound); headlines declared (the abstract's 4 "
+                       "checkable statements)",
+                  why="issue 29: every checkable statement of the abstract mapped to a claim, "
+                      "one that cannot run here declared with its reason",
+                  results_seen=True),
     ),
 )

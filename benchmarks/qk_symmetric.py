@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from claimbench.api import Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg,
+                            output_metric)
 from claimbench.baselines.flow_matching_dit import FlowMatchingDiT
 from claimbench.checks import Better, Exact, Value
 from claimbench.datasets.digit_images import Digits
@@ -307,6 +308,15 @@ BENCHMARK = Benchmark(
                           "~6 CPU-minutes)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
+    headlines=(
+        Headline(quote="We observe meaningful correlations between Hopfield-style stability "
+                       "measures and the fidelity--diversity trade-offs in generation",
+                 claims=("c7_instability_tracks_fidelity",)),
+        Headline(quote="we propose a controllable knob to modulate this trade-off by modifying "
+                       "the circulation of the underlying dynamics",
+                 claims=("c2_operating_point_more_diverse", "c5_alpha_raises_diversity",
+                         "c6_alpha_lowers_precision")),
+    ),
     amendments=(
         Amendment(date="2026-12-06", claims=("c1_alpha1_exact",),
                   what="Value(identity_dev, max <= 1e-5), source paper -> Exact(identity_dev, target "

@@ -16,6 +16,7 @@ from claimbench.api import (
     Benchmark,
     Claim,
     Grid,
+    Headline,
     Metric,
     Paper,
     cfg,
@@ -24,7 +25,7 @@ from claimbench.api import (
 )
 from claimbench.baselines.point_transformer import PointTransformerClassifier
 from claimbench.baselines.pointnet import PointNetClassifier, SpikingPointNetClassifier
-from claimbench.checks import Better, Exact, Ratio
+from claimbench.checks import Better, Exact, NotRun, Ratio
 from claimbench.datasets.parametric_point_clouds import ParametricPointClouds
 from claimbench.methods.spikenet import SpikeNetClassifier
 
@@ -60,15 +61,22 @@ def _methods(k: int, **kw) -> tuple:
     )
 
 
+_Q_PROPOSE = ("We propose SpikeNet, a novel spiking neural network architecture for "
+              "energy-efficient and robust point cloud analysis")
+_Q_SOTA = "state-of-the-art performance in shape classification and segmentation tasks"
+
 BENCHMARK = Benchmark(
     slug="spikenet",
     paper=Paper(
         title="SpikeNet: Sparse Spike-Driven Mask Vector Transformer for Energy-Efficient and "
               "Stable Spiking Point Cloud Processing",
-        arxiv="2502.15811", venue="ICLR 2026 submission (OpenReview pCSx1ZjYcn)",
+        arxiv="", venue="ICML 2026",
         url="https://openreview.net/forum?id=pCSx1ZjYcn",
-        version="OpenReview abstract (no body, numbers or code read); the registry's arXiv id "
-                "2502.15811 is the related Spiking Point Transformer"),
+        version="the ICML 2026 abstract; no ICML proceedings page, arXiv version or code was "
+                "found, so the url is the ICLR 2026 OpenReview submission pCSx1ZjYcn, whose "
+                "abstract is the same but for 'part segmentation' (no body, numbers or code "
+                "read). The arXiv id 2502.15811 listed before is another paper (Spiking Point "
+                "Transformer)"),
     area="generative_science",
     fidelity="proxy",
     fidelity_note=("Only the abstract was available: SVMT (binary Q AND K mask gating binary V, "
@@ -129,6 +137,35 @@ BENCHMARK = Benchmark(
                    "non-binary operand, plus exponentials; every run must have none. Holds by "
                    "construction: our LIF neurons emit binary spikes, so the count is 0 by "
                    "definition (exact, no statistics)."),
+        Claim(id="s5_segmentation", where="abstract",
+              text="SpikeNet achieves state-of-the-art segmentation, comparable to ANNs",
+              paper_value="\"" + _Q_SOTA + "\" (abstract)",
+              check=NotRun(method="spikenet",
+                           reason="not built yet (issue 28): a part-segmentation variant of the "
+                                  "generated shapes (per-point part labels), scored by mIoU "
+                                  "against Spiking PointNet and the ANN transformer; every grid "
+                                  "runs classification only"),
+              source="paper"),
+        Claim(id="s6_robust", where="abstract",
+              text="SpikeNet's point-cloud analysis is robust",
+              paper_value="\"" + _Q_PROPOSE + "\" (abstract)",
+              check=NotRun(method="spikenet",
+                           reason="not built yet (issue 28): accuracy under stronger jitter, "
+                                  "outliers or rotation than in training, set against the ANN "
+                                  "transformer's and Spiking PointNet's drop; every grid trains "
+                                  "and tests at one perturbation level"),
+              source="paper"),
+    ),
+    headlines=(
+        Headline(quote=_Q_PROPOSE, claims=("s3_energy_fraction_of_ann", "s6_robust")),
+        Headline(quote="SVMT eliminates the need for softmax and multiplication operations",
+                 claims=("s4_attention_no_softmax_no_mult",)),
+        Headline(quote="SpikeNet overcomes the trade-off between accuracy and efficiency in "
+                       "previous SNN methods",
+                 claims=("s1_beats_spiking_pointnet", "s3_energy_fraction_of_ann")),
+        Headline(quote=_Q_SOTA, claims=("s1_beats_spiking_pointnet", "s5_segmentation")),
+        Headline(quote="comparable to artificial neural network (ANN) based methods",
+                 claims=("s2_near_ann_transformer",)),
     ),
     grids={
         "smoke": Grid(datasets=sweep(ParametricPointClouds, n_points=[32], n_train=[40],
@@ -161,5 +198,12 @@ BENCHMARK = Benchmark(
                   rule="issue 26: a claim placed in the abstract is source='paper'; Y-vs-Y foils "
                        "removed; checks that hold by construction are derived with "
                        "basis='construction' and exact"),
+        Amendment(date="2026-12-06", claims=("s5_segmentation", "s6_robust"),
+                  what="not_run claims added: segmentation (s5) and robustness (s6); headlines "
+                       "declared (the ICML abstract's 5 checkable statements); the paper record "
+                       "no longer names arXiv 2502.15811 (another paper) and gives the ICML venue",
+                  why="issue 28: every abstract statement is checked or listed with the reason it "
+                      "is not; the registry's arXiv id was Spiking Point Transformer's",
+                  results_seen=True),
     ),
 )

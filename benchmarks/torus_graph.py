@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Metric, Paper, cfg, output_metric,
-                            sweep)
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg,
+                            output_metric, sweep)
 from claimbench.baselines.exact_score_matching import ExactScoreMatching
-from claimbench.checks import Better, Equivalent, Ratio, Slope
+from claimbench.checks import Better, Equivalent, NotRun, Ratio, Slope
 from claimbench.datasets.torus_graph_samples import TorusGraphSamples
 from claimbench.methods.torus_graph import StochasticScoreMatching
 
@@ -95,6 +95,21 @@ _EXACT_TIMED = cfg(ExactScoreMatching, label="exact_sm", timing_repeats=3)
 _METHODS = (cfg(StochasticScoreMatching), _EXACT_TIMED,
             cfg(StochasticScoreMatching, label=NO_COUPLING, mutant="no_coupling"))
 
+# The abstract's checkable statements (ICML 2026 abstract), verbatim.
+_Q_D6 = "its score matching inference scales as $\\mathcal{O}(d^{6})$"
+_Q_D2 = ("We introduce a stochastic score matching procedure that reduces the per-iteration cost to "
+         "$\\mathcal{O}(d^{2})$")
+_Q_THOUSANDS = "enabling inference on datasets with thousands of variables"
+_Q_LFP = "This scalable foundation supports analyses of 1,860 frequency-phase features from multi-electrode LFPs"
+_Q_HMM = "(i) a TG Hidden Markov Model capturing state-dependent phase-coupling changes"
+_Q_ARTG = "(ii) an autoregressive TG inferring directional interactions via transfer-entropy estimation"
+_Q_WAKE = ("these models reveal state-dependent phase-interaction patterns between wakefulness and NREM "
+           "sleep")
+_NOT_BUILT = "not built yet (issue 29): "
+_UPPER_NOTE = (" Issue 29: O(d^6) is an upper bound, not an exact exponent, so only the upper end of the "
+               "band is kept (slope below 6.5: closer to 6 than to 7); a cheaper method meets an upper "
+               "bound too, so the claim can no longer tell the exact estimator from SSM.")
+
 _CPU_NOTE = ("Process CPU time (BLAS limited to one thread by the harness), the fastest of "
              "repeated timings (issue 14: the machine is shared, and a busy machine moved c5 "
              "from slope 1.87 to 1.52 when a single timing was used).")
@@ -160,14 +175,15 @@ BENCHMARK = Benchmark(
         Claim(id="c3_exact_solve_d6", where="method text (section not read; research note)",
               text="the exact score-matching solution costs O(d^6) time",
               paper_value="\"its score matching inference scales as $\\mathcal{O}(d^{6})$\" (abstract)",
-              check=Slope(method="exact_sm", metric="solve_cpu_min_s", x="d", lo=5.5, hi=6.5,
+              check=Slope(method="exact_sm", metric="solve_cpu_min_s", x="d", hi=6.5,
                           where={"d": _EXACT_SLOPE_D}),
               note="Dense LU of the 2d^2 x 2d^2 system, (16/3) d^6 flops: exponent 6. Issue 14: "
                    "the band is the paper's exponent 6 +- 0.5 (the exponents closer to 6 than "
                    "to 5 or 7), so d^5 fails; until then [5.0, 6.5], lowered for BLAS "
                    "efficiency, which still grows with N = 2d^2 = 1152..4608 and lowers the "
                    "measured exponent (an effect of the sizes a CPU can hold, recorded as "
-                   "such if the claim fails). Fastest of 3 solves per cell. " + _CPU_NOTE,
+                   "such if the claim fails). Fastest of 3 solves per cell. " + _CPU_NOTE
+                   + _UPPER_NOTE,
               source="paper",
               foils=("tg_ssm",),
               foil_note="SSM has no dense solve (no solve_cpu_min_s), so it can only fail; the "
@@ -175,19 +191,21 @@ BENCHMARK = Benchmark(
         Claim(id="c4_exact_total_time", where="method text (section not read; research note)",
               text="the exact score-matching estimator's cost grows like d^6",
               paper_value="\"its score matching inference scales as $\\mathcal{O}(d^{6})$\" (abstract)",
-              check=Slope(method="exact_sm", metric="cpu_min_s", x="d", lo=4.5, hi=6.5,
+              check=Slope(method="exact_sm", metric="cpu_min_s", x="d", hi=6.5,
                           where={"d": _EXACT_SLOPE_D}),
               note="Whole fit: forming Gamma (~32 n d^3 flops, O(n d^3) with the block "
                    "structure) plus the solve ((16/3) d^6). At n = 2000 and d = 24..48 the flop "
                    "model gives an exponent of about 5.2, below the asymptotic 6; interval "
                    "[4.5, 6.5] fixed before running (kept in issue 14: the flop model, not the "
                    "asymptotic exponent, sets it at these sizes). Fastest formation plus "
-                   "fastest solve of 3 passes. " + _CPU_NOTE,
+                   "fastest solve of 3 passes. " + _CPU_NOTE + _UPPER_NOTE,
               source="paper",
               foils=("tg_ssm",),
               foil_note="SSM's whole fit grows about like d^1.3 at fixed iterations: a d^6 "
                         "claim must not hold for it (its cpu_min_s: set-up plus n_iter times "
-                        "its fastest block's per-iteration time)."),
+                        "its fastest block's per-iteration time). Since issue 29 the check is an "
+                        "upper bound, which SSM meets too: this foil is expected to pass, making "
+                        "the claim not_discriminating."),
         Claim(id="c5_ssm_iteration_d2", where="method text (section not read; research note)",
               text="each stochastic score-matching iteration costs O(d^2) per sample",
               paper_value="\"We introduce a stochastic score matching procedure that reduces the per-iteration cost to $\\mathcal{O}(d^{2})$\" (abstract)",
@@ -227,6 +245,51 @@ BENCHMARK = Benchmark(
                         "so it refutes nothing). The coupling-free fit is the check's baseline, "
                         "so it cannot also be a foil (issue 26: Y against Y; it improved on "
                         "itself by exactly 0)."),
+        Claim(id="c7_tg_hmm", where="abstract",
+              text="a TG hidden Markov model captures state-dependent phase-coupling changes",
+              paper_value="\"" + _Q_HMM + "\" (abstract)",
+              check=NotRun(method="tg_ssm",
+                           reason=_NOT_BUILT + "no TG hidden Markov model is implemented; the "
+                                  "synthetic check would simulate a two-state HMM whose states have "
+                                  "different coupling matrices and test that the fitted TG-HMM "
+                                  "recovers the state sequence and each state's couplings better "
+                                  "than a single torus graph"),
+              source="paper"),
+        Claim(id="c8_ar_tg_transfer_entropy", where="abstract",
+              text="an autoregressive TG infers directional interactions via transfer entropy",
+              paper_value="\"" + _Q_ARTG + "\" (abstract)",
+              check=NotRun(method="tg_ssm",
+                           reason=_NOT_BUILT + "no autoregressive TG or transfer-entropy estimator "
+                                  "is implemented; the synthetic check would simulate coupled phase "
+                                  "oscillators with a known direction of coupling and test that the "
+                                  "estimated transfer entropy is larger in the true direction"),
+              source="paper"),
+        Claim(id="c9_lfp_1860_features", where="abstract",
+              text="the method supports analyses of 1,860 frequency-phase features from "
+                   "multi-electrode LFPs",
+              paper_value="\"" + _Q_LFP + "\" (abstract)",
+              check=NotRun(method="tg_ssm",
+                           reason="the authors' multi-electrode LFP recordings are not available "
+                                  "here, and the CPU grids stop at d = 128 variables (full: 256)"),
+              source="paper"),
+        Claim(id="c10_wake_nrem_patterns", where="abstract",
+              text="applied to LFPs, the models reveal state-dependent phase-interaction patterns "
+                   "between wakefulness and NREM sleep",
+              paper_value="\"Applied to LFP recordings, " + _Q_WAKE + "\" (abstract)",
+              check=NotRun(method="tg_ssm",
+                           reason="needs the authors' LFP recordings with wake / NREM sleep labels "
+                                  "(not available here) and the TG-HMM and autoregressive TG "
+                                  "(not implemented; c7, c8)"),
+              source="paper"),
+    ),
+    headlines=(
+        Headline(quote=_Q_D6, claims=("c3_exact_solve_d6", "c4_exact_total_time")),
+        Headline(quote=_Q_D2, claims=("c5_ssm_iteration_d2",)),
+        Headline(quote=_Q_THOUSANDS, claims=("c6_ssm_beyond_exact",)),
+        Headline(quote=_Q_LFP, claims=("c9_lfp_1860_features",)),
+        Headline(quote=_Q_HMM, claims=("c7_tg_hmm",)),
+        Headline(quote=_Q_ARTG, claims=("c8_ar_tg_transfer_entropy",)),
+        Headline(quote=_Q_WAKE, claims=("c10_wake_nrem_patterns",)),
     ),
     grids={
         "smoke": Grid(datasets=sweep(TorusGraphSamples, d=[4, 6, 8], n=[300], sweeps=[10]),
@@ -286,5 +349,22 @@ BENCHMARK = Benchmark(
                   why="issue 26: the coupling-free mutant is the Better check's baseline, so in "
                       "the subject's place it compared with itself (improvement exactly 0)",
                   results_seen=True, rule="issue 26: Y-vs-Y foil removed"),
+        Amendment(date="2026-12-06", claims=("c3_exact_solve_d6", "c4_exact_total_time"),
+                  what="c3: Slope band [5.5, 6.5] -> slope < 6.5 (lower end removed); c4: [4.5, 6.5] "
+                       "-> slope < 6.5; metrics, scopes and foils unchanged",
+                  why="issue 29: the abstract's O(d^6) is an upper bound, not an exact exponent; the "
+                      "upper end 6.5 is the band's pre-registered one (closer to 6 than to 7). Chosen "
+                      "after results were seen",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c7_tg_hmm", "c8_ar_tg_transfer_entropy", "c9_lfp_1860_features",
+                          "c10_wake_nrem_patterns"),
+                  what="headlines declared (the ICML abstract's 7 checkable statements, mapped to "
+                       "claims); the four with no claim get not_run claims: the TG-HMM (c7), the "
+                       "autoregressive TG with transfer entropy (c8), the 1,860-feature LFP analysis "
+                       "(c9) and the wake / NREM findings (c10)",
+                  why="issue 29: every checkable statement of the abstract is declared and mapped; "
+                      "what cannot run here is listed with its reason instead of being absent",
+                  results_seen=True),
     ),
 )

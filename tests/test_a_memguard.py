@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 
 from claimbench.baselines.isolated_memory_audit import IsolatedAudit, UnigramSurprisal
-from claimbench.baselines.memory_agent import (INVALID, LLMMemoryAgent, MemoryAgent, MemoryStore,
+from claimbench.baselines.memory_agent import (INVALID, MemoryAgent, MemoryStore,
                                                parse_action)
-from claimbench.datasets.agent_memory_tasks import ACTIONS, MARKERS, TARGET, AgentMemoryTasks
+from claimbench.datasets.agent_memory_tasks import ACTIONS, TARGET, AgentMemoryTasks
 from claimbench.methods.a_memguard import AMemGuard, AMemGuardLLM, divergence
 
 VOCAB = ["a", "b", "c", "d", "e", "f", "x", "y", "z", "u", "v"]

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from claimbench.api import Instance
-from claimbench.baselines.knn_message_passing import (KnnMPNN, build_encoder, collate, featurize,
+from claimbench.baselines.knn_message_passing import (KnnMPNN, collate, featurize,
                                                       init_params, knn_edges, node_features)
 from claimbench.baselines.rna_inverse_fold import RNAInverseFold
 from claimbench.benchmarks.atl_fgd_rna import _bp_f1, _macro_f1, _recovery

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from claimbench.baselines.approximate_aggregation import (EpsilonAggregation, block_probs,
-                                                          relabel)
+from claimbench.baselines.approximate_aggregation import (EpsilonAggregation, block_probs)
 from claimbench.baselines.bisimulation_metric import (FernsBisimulationMetric, bisimulation_metric,
                                                       kantorovich)
 from claimbench.benchmarks.behavioral_abstraction import (BENCHMARK, _closed_leak,

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import modelbench as mb
-from claimbench import models
 from claimbench.errors import UserError
 from claimbench.model_server import start
 from claimbench.models import ModelError, load_model, parse_spec, with_model

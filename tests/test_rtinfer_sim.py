@@ -7,7 +7,7 @@ import pytest
 from claimbench.baselines.early_exit_scheduling import EarlyExitEDF
 from claimbench.baselines.edf_scheduling import ConcurrentEDF, PreemptiveEDF
 from claimbench.baselines.gpu_inference_sim import (OVERHEAD, U_FULL, Arena, Policy, capacity,
-                                                   simulate, water_fill)
+                                                   water_fill)
 from claimbench.benchmarks.rtinfer_sim import BENCHMARK
 from claimbench.datasets.inference_workloads import InferenceWorkload, variant_profile
 from claimbench.methods.rtinfer_sim import RTInferLike

@@ -3,8 +3,7 @@ import pytest
 
 from claimbench.api import Instance
 from claimbench.baselines.auxiliary_dense_decoding import (ReconstructionAux, UnderstandingOnly,
-                                                           aux_losses, build_model,
-                                                           train_multitask)
+                                                           aux_losses, train_multitask)
 from claimbench.benchmarks.unimrg import METRICS
 from claimbench.datasets.depth_scenes import (COLOURS, Q_DIM, QTYPES, DepthScenes, _questions,
                                               _render_one, render_scenes)

@@ -18,11 +18,11 @@ class Entry(NamedTuple):
 
 INDEX: tuple[Entry, ...] = (
     Entry('ssd_duality', 'attention', 'faithful', 'On Structured State-Space Duality'),
-    Entry('ssn_prm', 'games', 'scaled_down', 'A Direct Second-Order Method for Solving Two-Player Zero-Sum Games'),
+    Entry('ssn_prm', 'games', 'proxy', 'A Direct Second-Order Method for Solving Two-Player Zero-Sum Games'),
     Entry('ftrl_potential', 'games', 'proxy', '(Doubly) Exponential Lower Bounds for Follow the Regularized Leader in Potential Games'),
     Entry('autobidding_raic', 'games', 'proxy', 'Risk-Averse and Optimistic Advertiser Incentive Compatibility in Auto-bidding'),
     Entry('gcf_layer', 'games', 'scaled_down', 'Universal Representation of Generalized Convex Functions and their Gradients'),
-    Entry('bandit_ot', 'games', 'scaled_down', 'Linear Bandits beyond Inner Product Spaces, the case of Bandit Optimal Transport'),
+    Entry('bandit_ot', 'games', 'proxy', 'Linear Bandits beyond Inner Product Spaces, the case of Bandit Optimal Transport'),
     Entry('sgg_dp', 'privacy_estimation', 'faithful', 'Asymptotic Optimality of the High-Dimensional Gaussian Mechanism and Improved Low-Dimensional Mechanisms for Differential Privacy'),
     Entry('dp_ridge', 'privacy_estimation', 'proxy', 'Decoupling Regularization and Privacy in Differentially Private Ridge Regression and ERM'),
     Entry('kde_kernel_linalg', 'privacy_estimation', 'proxy', 'Even Faster Kernel Matrix Linear Algebra via Density Estimation'),

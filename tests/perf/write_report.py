@@ -54,9 +54,58 @@ def main(path: str = "results/perf.json") -> None:
               "instead of the editable install that `make` sets up.",
               "- start-up and `list` run with bytecode caches (one warm-up round, "
               "PYTHONDONTWRITEBYTECODE unset), as users meet them.", ""]
+    lines += cpu_section()
     out = ROOT / "reports" / "performance.md"
     out.write_text("\n".join(lines))
     print(f"wrote {out}")
+
+
+def cpu_section(store: str = "results/claimbench.sqlite", top: int = 15) -> list[str]:
+    """Where the CPU of the quick suite goes: process CPU seconds of every stored quick-grid
+    cell (the worker's own measurement, independent of the machine's load), by benchmark and by
+    method, and the wall time of the run that made them."""
+
+    path = ROOT / store
+    if not path.exists():
+        return ["## Where the CPU of the quick suite goes", "",
+                f"No results store at {store}: run `make report` first.", ""]
+    sys.path.insert(0, str(ROOT / "src"))
+    from claimbench import registry
+    from claimbench.grid import grid_rows
+    from claimbench.store import Store
+
+    by_bench, by_method = {}, {}
+    with Store(path, readonly=True) as st:
+        runs = {r["run_id"]: r for r in st.runs()}
+        used, finished = set(), 0.0
+        for slug in st.benchmarks():
+            if slug not in registry.slugs():
+                continue
+            rows = grid_rows(registry.benchmark(slug), st.rows(slug), "quick")[1]
+            for r in rows:
+                cpu = r.get("cpu_s") or 0.0
+                by_bench[slug] = by_bench.get(slug, 0.0) + cpu
+                key = (slug, r["method"])
+                by_method[key] = by_method.get(key, 0.0) + cpu
+                used.add(r["run_id"])
+                finished = max(finished, r.get("finished_at") or 0.0)
+    total = sum(by_bench.values())
+    starts = [runs[i]["started_at"] for i in used if i in runs]
+    wall = (finished - min(starts)) if starts else 0.0
+    lines = ["## Where the CPU of the quick suite goes", "",
+             f"Process CPU time of the {sum(1 for _ in by_bench)} benchmarks' quick-grid cells in "
+             f"`{store}`: **{total / 60:.1f} CPU-minutes** in all; the runs that made them took "
+             f"{wall / 60:.1f} minutes of wall time from the first start to the last cell "
+             "(with `--jobs 2`; a shared checkpoint trained once is charged to the cell that "
+             "trained it).", "",
+             "| benchmark | CPU-minutes | share |", "|---|---|---|"]
+    for slug, cpu in sorted(by_bench.items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {slug} | {cpu / 60:.2f} | {100 * cpu / total:.1f} % |")
+    lines += ["", f"The {top} most expensive methods:", "", "| benchmark | method | CPU-minutes |",
+              "|---|---|---|"]
+    for (slug, m), cpu in sorted(by_method.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"| {slug} | {m} | {cpu / 60:.2f} |")
+    return lines + [""]
 
 
 if __name__ == "__main__":
