@@ -23,7 +23,9 @@ def committed_verdicts(slug: str) -> dict[str, str]:
         if line.startswith("| claim |"):
             header = [c.strip() for c in line.strip("|").split("|")]
             continue
-        if header and line.startswith("| ") and not line.startswith("|---"):
+        if header and line.startswith("|---"):
+            continue
+        if header and line.startswith("| "):
             cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
             if len(cells) == len(header):
                 verdict = cells[header.index("verdict")].replace("\\", "").split(" (")[0]

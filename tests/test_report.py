@@ -103,6 +103,8 @@ def test_readme_counts_match_the_committed_reports():
     readme = " ".join((root / "README.md").read_text().split())
     assert f"{paper[0]} of {paper[1]} paper claims reproduced" in readme
     assert f"{derived[0]} of {derived[1]} derived checks passed" in readme
-    for verdict in ("not_discriminating", "inconclusive", "not_reproduced"):
+    post = re.search(r"counted apart\): (\d+) of (\d+)", line).groups()
+    assert f"{post[0]} of {post[1]} post hoc claims" in readme
+    for verdict in ("not_discriminating", "inconclusive", "not_reproduced", "premise_failed"):
         n = re.search(rf"(\d+) {verdict}", line).group(1)
         assert f"{n} claims `{verdict}`" in readme or f"{n} `{verdict}`" in readme, verdict
