@@ -145,7 +145,15 @@ BENCHMARK = Benchmark(
     datasets=(RandomMatrixGame,),
     metrics=METRICS,
     primary_metric="time_to_gap_1e-8",
+    # Every solver runs to a wall-time cap, so what a capped run reaches (its final gap, value
+    # error and iteration counts, whether it is censored) depends on the machine's speed, not only
+    # the clock readings: declared here until the caps become iteration counts (issue 29).
     nondeterministic={
+        "final_gap": TIMING_RTOL,
+        "value_error": TIMING_RTOL,
+        "tail_residual_ratio": TIMING_RTOL,
+        "censored_1e-4": TIMING_RTOL,
+        "censored_1e-8": TIMING_RTOL,
         "time_to_gap_1e-4": TIMING_RTOL,
         "time_to_gap_1e-8": TIMING_RTOL,
         "time_s": TIMING_RTOL,

@@ -262,7 +262,7 @@ def cmd_verify(args) -> int:
     runs = cells.with_name(RUNS.name)
     path = build_store(cells, runs, Path("results") / f"committed-{cells.stem}.sqlite") \
         if args.committed else build_store()
-    drifts, benches = [], {}
+    drifts, benches, lines = [], {}, []
     with Store(path, readonly=True) as committed:
         slugs = args.slugs or [s for s in committed.benchmarks() if s in _slugs()]
         for slug in slugs:
@@ -270,14 +270,19 @@ def cmd_verify(args) -> int:
             d = verify_benchmark(b, committed, args.sample, args.seed, args.jobs, args.timeout,
                                  args.grid)
             drifts.append(d)
+            lines += format_drift(d)
             print("\n".join(format_drift(d)), flush=True)
     broken = [d.slug for d in drifts if d.broken]
     moved = sum(len(d.moved) for d in drifts)
-    print(f"verified {len(drifts)} benchmarks, {sum(d.cells for d in drifts)} cells: "
-          f"{moved} verdicts moved; " + (f"drift in {', '.join(broken)}" if broken
-                                         else "everything reproduced"))
+    lines.append(f"verified {len(drifts)} benchmarks, {sum(d.cells for d in drifts)} cells: "
+                 f"{moved} verdicts moved; " + (f"drift in {', '.join(broken)}" if broken
+                                                else "everything reproduced"))
+    print(lines[-1])
     if args.record:
-        print(f"fragile claims recorded in {record_fragile(drifts, benches)}")
+        from .verify import write_log
+
+        print(f"fragile claims recorded in {record_fragile(drifts, benches)}; the drift in "
+              f"{write_log(lines, args)}")
     return 1 if broken else 0
 
 

@@ -199,3 +199,20 @@ def fragile_claims(bench, path: Path = FRAGILE) -> dict[str, str]:
             out[c.id] = (f"fragile: {rec['committed']} in the committed run, {rec['rerun']} on "
                          f"a re-run ({rec['machine']}, {rec['date']})")
     return out
+
+
+def write_log(lines: list[str], args, path: Path = ROOT / "reports" / "verify.md") -> Path:
+    """The drift of the last recorded verify run, for readers of the committed reports."""
+    import platform
+
+    head = ["# claimbench verify: the committed cells re-run", "",
+            f"`claimbench verify --sample {args.sample} --seed {args.seed}"
+            + (f" {' '.join(args.slugs)}" if args.slugs else "") + f"` on {cpu_model()}, "
+            f"{platform.machine()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Each "
+            "benchmark's sampled cells were run afresh (with an empty checkpoint folder) and every "
+            "metric compared with its committed value (bit for bit on the same CPU model, 1e-9 "
+            "relative on another, the declared tolerance for clock readings); every claim was "
+            "judged again with the fresh cells in place. A claim whose verdict moved is recorded "
+            "in `reports/fragile.json` and marked fragile in its report.", "", "```"]
+    path.write_text("\n".join(head + lines + ["```", ""]))
+    return path
