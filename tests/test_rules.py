@@ -181,3 +181,15 @@ def test_an_exact_max_puts_the_largest_unit_in_the_band():
     res = judge([Claim("c", "T", "x", up_to, source="paper", foils=("over", "under"))], rows)["c"]
     assert res.verdict == "reproduced" and res.estimate == 14.0
     assert [f.verdict for f in res.foils] == ["not_reproduced", "not_reproduced"]
+
+
+def test_a_post_hoc_claim_shows_the_verdict_its_lock_recorded():
+    from claimbench.lock import verdicts_before
+
+    claim = Claim("c", "T", "x", BETTER, source="paper", foils=("bad",))
+    bench = tb.make_bench(claims=(claim,))
+    lock = lock_of(bench, {"c": "inconclusive"})
+    later = dataclasses.replace(bench, amendments=(
+        Amendment("2026-12-06", ("c",), "margin changed", "t", results_seen=True),))
+    assert verdicts_before(later, lock) == {"c": "inconclusive"}
+    assert lock_of(later, {"c": "reproduced"}, lock)["before"] == {"c": "inconclusive"}

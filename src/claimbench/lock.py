@@ -144,7 +144,11 @@ def verdicts_before(bench: Benchmark, lock: dict | None) -> dict[str, str]:
     """Post hoc claim -> the verdict it had before its amendment (or 'not recorded')."""
     from .claims.family import post_hoc_claims
 
-    recorded = (lock or {}).get("before", {})
+    recorded = dict((lock or {}).get("before", {}))
+    if lock is not None:  # amended since this lock: the verdict it recorded is the one before
+        since = {cid for a in bench.amendments[lock.get("amendments", 0):] for cid in a.claims}
+        for cid in since:
+            recorded.setdefault(cid, (lock.get("verdicts") or {}).get(cid, NOT_RECORDED))
     return {cid: recorded.get(cid, NOT_RECORDED) for cid in post_hoc_claims(bench)}
 
 
