@@ -145,11 +145,17 @@ def test_smoke_grid_runs(slug, store):
     # The claims run on the smoke cells, with their foils: at least one foil ran and failed a
     # claim with an outcome of its own (not the subject's numbers under another name).
     results = evaluate_benchmark(b, rows)
+    if not any(c.foils for c in b.claims):  # no foil anywhere: nothing can be reproduced
+        assert not any(r.verdict == "reproduced" for r in results)
+        return
     ran = [(r.claim, f) for r in results for f in r.foils if f.verdict not in ("not_run", "error")]
     assert ran, f"no foil of {slug} could be evaluated on the smoke grid"
     failing = [(c, f.foil) for c, f in ran if f.verdict != "reproduced"
                and f.ours != next(r.ours for r in results if r.claim == c)]
-    assert failing, f"every foil of {slug} passes its claims on the smoke grid"
+    # Every foil passing is a finding about the benchmark (its foils do not discriminate), not a
+    # broken harness; what must hold is rule 1: then no claim is reproduced.
+    assert failing or not any(r.verdict == "reproduced" for r in results), \
+        f"every foil of {slug} passes its claims on the smoke grid, yet a claim is reproduced"
 
 
 def _content_files():
