@@ -164,13 +164,12 @@ def cmd_export(args) -> int:
 
 
 def cmd_claims(args) -> int:
-    from .claims import evaluate_benchmark, format_claims
+    from .claims import format_claims
     from .grid import grid_rows
     from .store import Store
 
     from .claims import resolve_label
-    from .lock import read_lock, verdicts_before
-    from .provenance import ROOT
+    from .report import judge
 
     slugs = args.slugs or None
     benches = [_bench(s) for s in (slugs or _slugs())]
@@ -182,9 +181,7 @@ def cmd_claims(args) -> int:
             b = _with_model(b, args.model)
             grid, rows = grid_rows(b, store.rows(b.slug), args.grid)
             label = resolve_label(rows, args.as_method, b.slug) if args.as_method else None
-            before = verdicts_before(b, read_lock(ROOT / "reports" / b.slug))
-            results.append(evaluate_benchmark(b, rows, as_method=label, grid=grid,
-                                              before=before))
+            results.append(judge(b, rows, grid, as_method=label))
     print(format_claims(results, args.format))
     return 0
 

@@ -333,17 +333,19 @@ def results_csv(bench: Benchmark, summ: dict) -> str:
     return buf.getvalue()
 
 
-def judge(bench: Benchmark, rows: list[dict], grid: str | None, folder: Path | None = None
-          ) -> list[ClaimResult]:
-    """The claims judged on one grid's rows, post hoc claims with their verdicts before (from
-    the committed lock in ``folder``, default ``reports/<slug>``)."""
+def judge(bench: Benchmark, rows: list[dict], grid: str | None, folder: Path | None = None,
+          as_method: str | None = None) -> list[ClaimResult]:
+    """The claims judged on one grid's rows (``as_method`` in the subject's place), post hoc
+    claims with their verdicts before (from the committed lock in ``folder``, default
+    ``reports/<slug>``) and fragile claims marked (``claimbench verify --record``)."""
     from .lock import read_lock, verdicts_before
     from .provenance import ROOT
 
     from .verify import fragile_claims
 
     lock = read_lock(folder or ROOT / "reports" / bench.slug)
-    results = evaluate_benchmark(bench, rows, grid=grid, before=verdicts_before(bench, lock))
+    results = evaluate_benchmark(bench, rows, grid=grid, as_method=as_method,
+                                 before=verdicts_before(bench, lock))
     fragile = fragile_claims(bench)
     for r in results:
         r.fragile = fragile.get(r.claim, "")

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .api import TIMING_RTOL  # noqa: F401  (re-exported: the tolerance of clock readings)
 from .provenance import ROOT, cpu_model
 
 FRAGILE = ROOT / "reports" / "fragile.json"
 CROSS_CPU_RTOL = 1e-9
 CROSS_CPU_ATOL = 1e-12  # a difference of nearly equal numbers keeps only its round-off
-from .api import TIMING_RTOL  # noqa: E402,F401  (re-exported: the clock-reading tolerance)
 
 
 @dataclass

@@ -9,7 +9,7 @@ import numpy as np
 from ..checks import BetterDiff, NotRun, SlopeDiff, other_roles
 from .dispatch import safe_test, substitute
 from .evidence import Evidence
-from .outcome import ALPHA, NoEvidence, Outcome, Tested
+from .outcome import ALPHA, NoEvidence, Tested
 from .result import FoilResult
 
 SAME_RTOL = 1e-12
@@ -98,6 +98,3 @@ def discrimination(claim, foils: list[FoilResult]) -> str:
         return f"no foil refuted ({shown})"
     return ""
 
-
-def decided_outcome(t: Tested | Outcome, alpha: float) -> Outcome:
-    return t.decide(alpha) if isinstance(t, Tested) else t
