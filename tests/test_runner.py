@@ -203,3 +203,16 @@ def test_metric_side_traces_see_the_truth(store):
     r = next(r for r in store.rows("toy") if r["method"] == "noop")
     tr = r["traces"]["err_vs_step"]
     assert tr["xlabel"] == "step" and tr["x"] == [0.0, 1.0] and tr["y"][0] == tr["y"][1] > 0
+
+
+def test_pool_starts_a_benchmark_no_other_worker_is_running():
+    from claimbench.pool import _Pending
+
+    slugs = ["a", "a", "a", "b", "b", "c"]
+    p = _Pending(range(len(slugs)), lambda i: slugs[i])
+    assert p.pop() == 0  # plan order first
+    assert p.pop(avoid={"a"}) == 3  # the other worker runs a: start b
+    assert p.pop(avoid={"a", "b"}) == 5
+    assert p.pop(avoid={"a", "b", "c"}) == 1  # nothing else left: share a benchmark
+    assert [p.pop(avoid={"b"}) for _ in range(len(p))] == [2, 4]
+    assert len(p) == 0
