@@ -93,3 +93,29 @@ def test_a_moved_verdict_is_recorded_as_fragile_until_the_design_changes(tmp_pat
     more_seeds = {g: dataclasses.replace(bench.grids[g], seeds=bench.grids[g].seeds + 1)
                   for g in bench.grids}
     assert fragile_claims(dataclasses.replace(bench, grids=more_seeds), path) == {}
+
+
+def test_verify_from_a_store_compares_its_cells_without_running(committed, capsys, monkeypatch,
+                                                                  tmp_path):
+    """--from-store: a whole fresh run is the re-run; an altered fresh value is drift, the
+    committed run's own store reproduces itself."""
+    import shutil
+
+    folder, _ = committed
+    monkeypatch.chdir(tmp_path)
+    code, out = _verify(folder, capsys, "--from-store", str(folder / "run.sqlite"))
+    assert code == 0, out
+    assert "0 metric values drift" in out
+    fresh = tmp_path / "fresh.sqlite"
+    shutil.copy(folder / "run.sqlite", fresh)
+    import sqlite3
+
+    with sqlite3.connect(fresh) as con:
+        ident, metrics = con.execute("select identity, metrics from cells where status='ok' "
+                                     "order by identity limit 1").fetchone()
+        m = json.loads(metrics)
+        name = next(k for k, v in m.items() if isinstance(v, (int, float)))
+        m[name] += 1.0
+        con.execute("update cells set metrics=? where identity=?", (json.dumps(m), ident))
+    code, out = _verify(folder, capsys, "--from-store", str(fresh))
+    assert code == 1 and "1 metric values drift" in out

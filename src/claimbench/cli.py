@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 from .errors import UserError, suggest
@@ -260,12 +261,16 @@ def cmd_verify(args) -> int:
     path = build_store(cells, runs, Path("results") / f"committed-{cells.stem}.sqlite") \
         if args.committed else build_store()
     drifts, benches, lines = [], {}, []
-    with Store(path, readonly=True) as committed:
+    if args.from_store and not Path(args.from_store).exists():
+        raise UserError(f"claimbench verify --from-store: no store at {args.from_store}")
+    with Store(path, readonly=True) as committed, ExitStack() as stack:
+        fresh = (stack.enter_context(Store(Path(args.from_store), readonly=True))
+                 if args.from_store else None)
         slugs = args.slugs or [s for s in committed.benchmarks() if s in _slugs()]
         for slug in slugs:
             b = benches[slug] = _bench(slug)
             d = verify_benchmark(b, committed, args.sample, args.seed, args.jobs, args.timeout,
-                                 args.grid)
+                                 args.grid, fresh_store=fresh)
             drifts.append(d)
             lines += format_drift(d)
             print("\n".join(format_drift(d)), flush=True)
@@ -413,6 +418,9 @@ def build_parser() -> argparse.ArgumentParser:
                                        "reports/cells.parquet)")
     s.add_argument("--record", action="store_true",
                    help="record the claims whose verdict moved in reports/fragile.json")
+    s.add_argument("--from-store", metavar="STORE",
+                   help="compare the cells of this store (a whole run made afresh) instead of "
+                        "re-running the sample")
     s.set_defaults(fn=cmd_verify)
 
     s = sub.add_parser("serve", help="serve a model over an OpenAI-compatible HTTP API")

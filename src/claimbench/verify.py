@@ -133,7 +133,10 @@ def rejudge(bench, committed: list[dict], fresh: dict[str, dict], drift: Drift,
 
 
 def verify_benchmark(bench, committed_store, sample: int, seed: int, jobs: int = 1,
-                     timeout: float | None = None, grid: str = "quick") -> Drift:
+                     timeout: float | None = None, grid: str = "quick", fresh_store=None
+                     ) -> Drift:
+    """``fresh_store``: take the fresh cells from this store (a whole run made afresh, e.g. by
+    ``make report`` into an empty store) instead of re-running the sample."""
     from .grid import grid_rows
 
     committed = grid_rows(bench, committed_store.rows(bench.slug), grid)[1]
@@ -144,7 +147,12 @@ def verify_benchmark(bench, committed_store, sample: int, seed: int, jobs: int =
         return drift
     cpus = {runs.get(r["run_id"], {}).get("provenance", {}).get("cpu") for r in picked}
     same_cpu = cpus == {cpu_model()}
-    fresh = rerun(bench, picked, jobs, timeout, grid)
+    if fresh_store is None:
+        fresh = rerun(bench, picked, jobs, timeout, grid)
+    else:
+        want = {r["identity"] for r in picked}
+        fresh = {r["identity"]: r for r in grid_rows(bench, fresh_store.rows(bench.slug), grid)[1]
+                 if r["identity"] in want}
     compare_cells(bench, picked, fresh, same_cpu, drift)
     rejudge(bench, committed, fresh, drift, grid)
     return drift
