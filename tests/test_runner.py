@@ -216,3 +216,12 @@ def test_pool_starts_a_benchmark_no_other_worker_is_running():
     assert p.pop(avoid={"a", "b", "c"}) == 1  # nothing else left: share a benchmark
     assert [p.pop(avoid={"b"}) for _ in range(len(p))] == [2, 4]
     assert len(p) == 0
+
+
+def test_many_benchmarks_run_heaviest_first(tmp_path):
+    from claimbench.committed import heaviest_first
+
+    cost = tmp_path / "cost.json"
+    cost.write_text('{"a": 1.0, "b": 30.5, "c": 2.0}')
+    assert heaviest_first(["a", "b", "c", "new"], cost) == ["new", "b", "c", "a"]
+    assert heaviest_first(["a", "b"], tmp_path / "absent.json") == ["a", "b"]

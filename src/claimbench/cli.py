@@ -102,6 +102,10 @@ def cmd_run(args) -> int:
         if args.all:
             slugs = [s for s in slugs if s not in without]
             benches = {s: benches[s] for s in slugs}
+    if len(slugs) > 1:
+        from .committed import heaviest_first
+
+        slugs = heaviest_first(slugs)
     cells = []
     for s in slugs:
         cells += select_cells(benches[s], args.grid, methods=args.method or (),

@@ -22,6 +22,7 @@ from .provenance import ROOT
 
 CELLS = ROOT / "reports" / "cells.parquet"
 RUNS = ROOT / "reports" / "runs.json"
+COST = ROOT / "reports" / "cost.json"  # CPU-seconds of each benchmark's committed quick cells
 CACHE = Path("results") / "committed.sqlite"
 
 
@@ -47,7 +48,22 @@ def write_committed(store, out: Path, grid: str = "quick") -> list[Path]:
     used = set(df["run_id"]) if len(df) else set()
     runs.write_text(json.dumps([r for r in store.runs() if r["run_id"] in used], indent=1,
                                sort_keys=True, default=str) + "\n")
-    return [cells, runs]
+    cost = out / COST.name
+    cpu = df.groupby("benchmark")["cpu_s"].sum() if len(df) else {}
+    cost.write_text(json.dumps({k: round(float(v), 1) for k, v in dict(cpu).items()}, indent=1,
+                               sort_keys=True) + "\n")
+    return [cells, runs, cost]
+
+
+def heaviest_first(slugs: list[str], path: Path = COST) -> list[str]:
+    """``slugs`` ordered by the CPU their committed quick cells took, heaviest first (unknown
+    ones first of all): with the pool's one-benchmark-per-worker rule, a run of many benchmarks
+    then ends on light ones instead of two workers sharing a heavy one's checkpoints."""
+    try:
+        cost = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return list(slugs)
+    return sorted(slugs, key=lambda s: -cost.get(s, float("inf")))
 
 
 def _digest(path: Path) -> str:
