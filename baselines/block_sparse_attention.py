@@ -73,11 +73,12 @@ def n_blocks(t: int, b: int) -> int:
 
 
 def block_sparse_attention(q, k, v, block_mask, block_size, q_pos=None, k_pos=None,
-                           causal: bool = True, scale: float | None = None):
+                           causal: bool = True, scale: float | None = None, group: int = 8):
     """Attention of each query block to its selected key blocks only: (H, Tq, dv).
 
     ``block_size`` is ``bq`` or ``(bq, bk)``; ``block_mask`` is bool (H, ceil(Tq/bq), ceil(Tk/bk)).
-    A query that sees no key (nothing selected, or all selected keys in its future) outputs 0."""
+    A query that sees no key (nothing selected, or all selected keys in its future) outputs 0.
+    Query blocks are processed ``group`` at a time (memory and padding)."""
     torch = _torch()
     bq, bk = (block_size, block_size) if isinstance(block_size, int) else block_size
     H, Tq, d = q.shape
@@ -101,22 +102,29 @@ def block_sparse_attention(q, k, v, block_mask, block_size, q_pos=None, k_pos=No
     key_real = torch.nn.functional.pad(torch.ones(Tk, dtype=torch.bool), (0, pad_k)).view(nk, bk)
 
     counts = block_mask.sum(-1)  # (H, nq)
-    m = max(int(counts.max()), 1)
-    # selected blocks first (stable, so in key order), then pad up to m with unselected ones
-    idx = torch.argsort((~block_mask).to(torch.int8), dim=-1, stable=True)[..., :m]  # (H, nq, m)
-    chosen = torch.arange(m)[None, None, :] < counts[..., None]  # (H, nq, m)
+    # selected blocks first (stable, so in key order), then unselected ones as padding
+    order = torch.argsort((~block_mask).to(torch.int8), dim=-1, stable=True)  # (H, nq, nk)
     hi = torch.arange(H)[:, None, None]
-    kg = kb[hi, idx].reshape(H, nq, m * bk, d)  # (H, nq, m*bk, d)
-    vg = vb[hi, idx].reshape(H, nq, m * bk, dv)
-    kpg = kpb[hi, idx].reshape(H, nq, m * bk)
-    ok = (chosen[..., None] & key_real[idx]).reshape(H, nq, 1, m * bk)  # (H, nq, 1, m*bk)
-    if causal:
-        ok = ok & (kpg[:, :, None, :] <= qpb[..., None])  # (H, nq, bq, m*bk)
-    scores = (qb @ kg.transpose(-1, -2)) * s  # (H, nq, bq, m*bk)
-    scores = scores.masked_fill(~ok, float("-inf"))
-    p = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)
-    out = (p @ vg).reshape(H, nq * bq, dv)  # (H, nq*bq, dv)
-    return out[:, :Tq]
+    outs = []
+    # query blocks in groups, each padded to its own largest count: a causal mask's early rows
+    # select few blocks, and one global pad would gather (and multiply) up to twice the work
+    for a in range(0, nq, group):
+        rows = slice(a, a + group)
+        m = max(int(counts[:, rows].max()), 1)
+        idx = order[:, rows, :m]  # (H, g, m)
+        g = idx.shape[1]
+        chosen = torch.arange(m)[None, None, :] < counts[:, rows, None]  # (H, g, m)
+        kg = kb[hi, idx].reshape(H, g, m * bk, d)  # (H, g, m*bk, d)
+        vg = vb[hi, idx].reshape(H, g, m * bk, dv)
+        kpg = kpb[hi, idx].reshape(H, g, m * bk)
+        ok = (chosen[..., None] & key_real[idx]).reshape(H, g, 1, m * bk)  # (H, g, 1, m*bk)
+        if causal:
+            ok = ok & (kpg[:, :, None, :] <= qpb[:, rows, :, None])  # (H, g, bq, m*bk)
+        scores = (qb[:, rows] @ kg.transpose(-1, -2)) * s  # (H, g, bq, m*bk)
+        scores = scores.masked_fill(~ok, float("-inf"))
+        p = torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)
+        outs.append((p @ vg).reshape(H, g * bq, dv))  # (H, g*bq, dv)
+    return torch.cat(outs, dim=1)[:, :Tq]
 
 
 def causal_block_mask(tq: int, tk: int, block_size, q_pos=None, k_pos=None, n_heads: int = 1):

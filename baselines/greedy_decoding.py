@@ -2,11 +2,14 @@
 decoding method that is compared against it.
 
 :class:`DecodingMethod` is the frame: it fetches the language model under test (trained once
-per seed through the checkpoint cache, ``lm_training.train_cached``, so every decoding method
-of a cell decodes the same weights), converts it to float64, decodes each prompt with the
-subclass's :meth:`DecodingMethod.decode` and, beside it, with plain greedy decoding (the
-reference every lossless method must reproduce token for token). It counts forward passes and
-attended (query, key) pairs, and times the method's own decoding (process CPU time).
+per seed through the checkpoint cache, so every decoding method of a cell decodes the same
+weights), converts it to float64 and decodes each prompt with the subclass's
+:meth:`DecodingMethod.decode`. It counts forward passes and attended (query, key) pairs, and
+times the method's own decoding (process CPU time). What every method is compared against, the
+plain float64 greedy decoding of each prompt (the reference every lossless method must
+reproduce token for token), and the LM's validation NLL are computed once, right after
+training, and stored with the checkpoint (:func:`trained_lm`): the cells of a seed read them
+instead of each decoding the reference again (issue 27).
 
 Why float64: losslessness is an identity in exact arithmetic; a many-query pass and a
 one-query pass sum their dot products in different orders, and in float32 a near-tie between
@@ -17,8 +20,9 @@ the two largest logits can flip. In float64 such flips need a gap below ~1e-13.
 from __future__ import annotations
 
 import copy
+import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -35,16 +39,47 @@ def lm_config(data: dict):
 
 
 def trained_lm(data: dict, seed: int):
-    """The LM under test for this instance and seed: ``(float32 model, history)``."""
+    """The LM under test for this instance and seed: ``(float32 model, history)``, trained once
+    through the checkpoint cache. Besides the training log the history holds ``reference``
+    (the float64 greedy tokens of each prompt, :func:`references`) and ``val_nll``, computed
+    once after training, so the key also names the prompts, the validation text and the
+    number of new tokens."""
+    from claimbench.checkpoints import cached_train
+
     cfg = lm_config(data)
     spec = data["lm"]
     tcfg = lm_training.TrainConfig(steps=spec["steps"], batch_size=spec["batch"],
                                    context=spec["context"], warmup=min(50, spec["steps"] // 5))
     batch_fn = lm_training.random_windows(data["train"], tcfg.batch_size, tcfg.context)
-    model, hist, _ = lm_training.train_cached(cfg, tcfg, seed,
-                                              {"corpus_sha": data["corpus_sha"], "lm": spec},
-                                              batch_fn)
+    sha = hashlib.sha1(b"".join(np.asarray(p, dtype=np.int64).tobytes()
+                                for p in data["prompts"])).hexdigest()
+    key = {"model": asdict(cfg), "train": asdict(tcfg), "seed": seed,
+           "data": {"corpus_sha": data["corpus_sha"], "lm": spec},
+           "reference": {"prompts_sha1": sha, "gen_len": int(data["gen_len"]),
+                         "val_sha1": hashlib.sha1(np.asarray(data["val"]).tobytes()).hexdigest()}}
+
+    def fit(model):
+        hist = lm_training.train(model, batch_fn, tcfg, seed)
+        return {**hist, **references(model, data)}
+
+    model, hist, _ = cached_train(key, lambda: tiny_transformer.build_model(cfg, seed), fit,
+                                  sources=(tiny_transformer, lm_training, references))
+    model.eval()
     return model, hist
+
+
+def references(model32, data: dict) -> dict:
+    """What every decoding method of the instance is compared against: ``reference``, the
+    full-cache greedy tokens of each prompt in float64, and ``val_nll``, the float32 model's
+    validation NLL (32 windows)."""
+    torch = tiny_transformer.torch_classes().torch
+    model = copy.deepcopy(model32).double().eval()
+    n_new = int(data["gen_len"])
+    with torch.no_grad():
+        refs = [greedy(model, prompt, n_new) for prompt in data["prompts"]]
+        val_nll = lm_training.eval_nll(model32, data["val"], context=data["lm"]["context"],
+                                       max_windows=32)
+    return {"reference": refs, "val_nll": val_nll}
 
 
 class Counter:
@@ -104,20 +139,18 @@ class DecodingMethod(Method):
         model32, hist = trained_lm(data, seed)
         model = copy.deepcopy(model32).double().eval()
         n_new = int(data["gen_len"])
-        tokens, refs, cpu = [], [], 0.0
+        tokens, cpu = [], 0.0
         counter = Counter()
         with torch.no_grad():
             for i, prompt in enumerate(data["prompts"]):
-                refs.append(greedy(model, prompt, n_new))
                 c0 = time.process_time()
                 tokens.append(list(self.decode(model, prompt, n_new, counter, seed + i))[:n_new])
                 cpu += time.process_time() - c0
-            val_nll = lm_training.eval_nll(model32, data["val"], context=data["lm"]["context"],
-                                           max_windows=32)
         unigram = lm_training.unigram_nll(data["train"], data["val"], data["vocab_size"])
-        return {"tokens": tokens, "reference": refs, "forwards": counter.forwards,
-                "attn_pairs": counter.pairs, "generated": len(tokens) * n_new,
-                "decode_cpu_s": cpu, "val_nll": val_nll, "unigram_nll": unigram,
+        return {"tokens": tokens, "reference": [list(r) for r in hist["reference"]],
+                "forwards": counter.forwards, "attn_pairs": counter.pairs,
+                "generated": len(tokens) * n_new, "decode_cpu_s": cpu,
+                "val_nll": float(hist["val_nll"]), "unigram_nll": unigram,
                 "train_loss": hist["loss"][-1]}
 
 

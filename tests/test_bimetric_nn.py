@@ -108,6 +108,20 @@ def test_quota_search_spends_exactly_the_quota_once_per_item():
     assert m.calls == 20  # seeds beyond the quota are not evaluated
 
 
+def test_counting_metric_lookup_gives_the_bits_of_a_direct_evaluation():
+    # distances are kept per query for all items; a call must return exactly what computing it on the
+    # subset gives (ranking ties depend on the last bit) and count only the items asked for
+    rng = np.random.default_rng(5)
+    base, queries = rng.standard_normal((3000, 24)), rng.standard_normal((3, 24))
+    m, other = CountingMetric(base, queries), CountingMetric(base.copy(), queries.copy())
+    for qi, ids in ((0, rng.integers(0, 3000, 40)), (2, np.arange(3000)[::-7]), (0, [5, 5, 9])):
+        diff = base[np.asarray(ids)] - queries[qi]
+        assert np.array_equal(m(qi, ids), np.sqrt(np.einsum("ij,ij->i", diff, diff)))
+        assert np.array_equal(other(qi, ids), m(qi, ids))
+    assert m.calls == 2 * (40 + len(np.arange(3000)[::-7]) + 3) and other.calls == m.calls // 2
+    assert other._rows is m._rows  # same content: the methods of an instance share the rows
+
+
 def test_recall_and_ndcg_by_hand():
     knn = np.array([[0, 1, 3], [5, 6, 7]])
     ids = np.array([[0, 1, 2], [8, -1, 5]])
