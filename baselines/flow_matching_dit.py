@@ -18,12 +18,19 @@ skew-symmetric split of W_Q^T W_K needs).
 
 Models are trained through the checkpoint cache (``train_cached``): every method of a cell
 (this baseline, its guidance variants, a paper's sampling-time modification) sees the same
-trained weights. Samples are returned as (n, 64) pixel arrays with their class labels.
+trained weights. Samples are returned as (n, 64) pixel arrays with their class labels. Samples
+are drawn through a content-hashed cache beside the checkpoints (``cached_arrays``, keyed on
+the weights, the sampler's settings, labels, noise and the attention used): a sample that
+several methods need (the vanilla one, alpha = 1 of a sampling-time modification) is drawn
+once per trained model, not once per method, with the same numbers.
 """
 from __future__ import annotations
 
 import copy
+import fcntl
+import hashlib
 import math
+import os
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -153,11 +160,70 @@ class FlowMatchingDiT(Method):
                 x = x + h * (vu + self.guidance * (vc - vu))
         return from_patches(x.numpy().astype(np.float64), PATCH)
 
+    def sample_key(self, model, labels, x0, null: int, **attention) -> dict:
+        """Everything that decides a sample: weights, sampler settings, labels, noise and the
+        attention (``attention``: what the caller's mixer computes)."""
+        return {"weights": weights_digest(model), "guidance": self.guidance,
+                "sample_steps": self.sample_steps, "n_freq": self.n_freq, "patch": PATCH,
+                "null": int(null), "labels": _digest(np.asarray(labels, dtype=np.int64)),
+                "x0": _digest(x0.numpy()), **attention}
+
+    def cached_draw(self, key: dict, compute, sources=()) -> dict:
+        """``compute()`` through :func:`cached_arrays`, keyed also on the sampler's code (this
+        file, the toolkit's network, the patch layout) and ``sources``."""
+        from claimbench.baselines import flow_matching_dit, tiny_transformer
+        from claimbench.datasets import digit_images
+
+        return cached_arrays(key, compute,
+                             sources=(flow_matching_dit, tiny_transformer, digit_images, *sources))
+
+    def vanilla_samples(self, model, labels, x0, null: int) -> np.ndarray:
+        """:meth:`sample` with the toolkit's attention, drawn once per key (cached)."""
+        key = self.sample_key(model, labels, x0, null, attention="toolkit")
+        return self.cached_draw(key, lambda: {"samples": self.sample(model, labels, x0, null)})[
+            "samples"]
+
     def run(self, data, seed):
         model, hist = self.trained_model(data, seed)
         labels, x0 = self.sample_inputs(data, seed)
-        samples = self.sample(model, labels, x0, int(data["n_classes"]))
+        samples = self.vanilla_samples(model, labels, x0, int(data["n_classes"]))
         return {"samples": samples, "labels": labels, "train_loss": float(hist["loss"][-1])}
+
+
+def _digest(a: np.ndarray) -> str:
+    a = np.ascontiguousarray(a)
+    return hashlib.sha256(str((a.dtype.str, a.shape)).encode() + a.tobytes()).hexdigest()[:32]
+
+
+def weights_digest(model) -> str:
+    """Content hash of a model's weights (names, dtypes, shapes and values)."""
+    h = hashlib.sha256()
+    for name, t in model.state_dict().items():
+        h.update(name.encode() + _digest(t.detach().cpu().numpy()).encode())
+    return h.hexdigest()[:32]
+
+
+def cached_arrays(key: dict, compute, sources=()) -> dict:
+    """``compute()`` (a dict of arrays) once per ``key`` and source files of ``sources``, stored
+    as .npz in ``samples/`` of the checkpoint folder. Locked like the checkpoint cache: two
+    workers asking at once compute it once. A cache, not a result: the same key recomputes
+    the same arrays bit for bit."""
+    from claimbench.checkpoints import checkpoint_dir, checkpoint_key
+
+    folder = checkpoint_dir() / "samples"
+    folder.mkdir(parents=True, exist_ok=True)
+    digest = checkpoint_key(key, sources)
+    path = folder / f"{digest}.npz"
+    with open(folder / f"{digest}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even on a crash
+        if path.exists():
+            with np.load(path) as z:
+                return {k: z[k] for k in z.files}
+        out = {k: np.asarray(v) for k, v in compute().items()}
+        tmp = path.with_name(f"{digest}.tmp.npz")
+        np.savez(tmp, **out)
+        os.replace(tmp, path)
+        return out
 
 
 def copy_with_mixers(model, factory):

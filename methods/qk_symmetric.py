@@ -26,7 +26,11 @@ W_Q,h, W_K,h (d_h x C) and A_h = W_Q,h^T W_K,h (C x C):
 Applied to every self-attention layer, in both classifier-free-guidance branches, at every
 sampling step (the paper: all SDXL UNet self-attention layers; here every layer is
 self-attention). The network and its training are the shared flow-matching DiT baseline
-(``baselines/flow_matching_dit.py``); this method only changes sampling.
+(``baselines/flow_matching_dit.py``); this method only changes sampling. Draws go through
+the baseline's content-hashed sample cache, keyed on what decides them (c1, c2, beta, the
+diagnostics' schedule), so a draw two methods of a cell need is made once: alpha = 1 (the same
+for every mutant but no_half), and the operating point with both couplings' diagnostics (this
+method and random_energy).
 
 Deviations:
 1. Model and data: a 3-block class-conditional flow-matching DiT on sklearn's 8x8 digits
@@ -73,27 +77,33 @@ def logit_coefficients(alpha: float, mutant: str = "") -> tuple[float, float]:
 
 def blend(H1, Ha, beta: float, r_min: float = 0.25, r_max: float = 4.0, eps: float = 1e-6):
     """H1 + beta (Ha - H1), each token rescaled to ||Ha||, ratio clipped (equation 3)."""
-    Hb = H1 + beta * (Ha - H1)  # (B, H, L, C)
-    ref = Ha.norm(dim=-1, keepdim=True).clamp_min(eps)  # (B, H, L, 1)
-    cur = Hb.norm(dim=-1, keepdim=True).clamp_min(eps)
-    return Hb * (ref / cur).clamp(r_min, r_max)
+    # in place on one fresh tensor: the same float operations as H1 + beta (Ha - H1) etc.,
+    # without three more tensors of the retrievals' size
+    Hb = (Ha - H1).mul_(beta).add_(H1)  # (B, H, L, C)
+    ref = Ha.norm(dim=-1, keepdim=True).clamp_min_(eps)  # (B, H, L, 1)
+    cur = Hb.norm(dim=-1, keepdim=True).clamp_min_(eps)
+    return Hb.mul_(ref.div_(cur).clamp_(r_min, r_max))
 
 
 def hopfield_diagnostics(Hx, X, S, eps: float = 1e-8):
     """Equation (4): per-sample energy and instability fraction, each (B,), averaged over
-    heads and channels. Hx (B, H, L, C) retrieval, X (B, L, C) memory, S (H, C, C)."""
+    heads and channels. Hx (B, H, L, C) retrieval, X (B, L, C) memory, S (H, C, C); or S a
+    list of couplings: a list of (energy, r_x), the patterns s and z computed once."""
     import torch
 
     s = Hx - Hx.mean(dim=2, keepdim=True)  # (B, H, L, C): centred over tokens
     s = s / torch.linalg.vector_norm(s, dim=2, keepdim=True).clamp_min(eps)
     Xc = X - X.mean(dim=1, keepdim=True)  # (B, L, C)
     z = torch.einsum("bli,bhlc->bhic", Xc, s)  # (B, H, C_i, C_c)
-    XS = torch.einsum("bli,hij->bhlj", Xc, S)  # (B, H, L, C): X_c S (S symmetric)
-    Sz = torch.einsum("bhli,bhlc->bhic", XS, s)  # (B, H, C_i, C_c) = S z
-    energy = -0.5 * (z * Sz).sum(dim=2)  # (B, H, C)
-    field = torch.einsum("bli,bhic->bhlc", Xc, Sz)  # (B, H, L, C): local field X_c S z
-    r_x = ((s * field) < 0).float().mean(dim=2)  # (B, H, C)
-    return energy.mean(dim=(1, 2)), r_x.mean(dim=(1, 2))
+    out = []
+    for Sh in S if isinstance(S, (list, tuple)) else [S]:
+        XS = torch.einsum("bli,hij->bhlj", Xc, Sh)  # (B, H, L, C): X_c S (S symmetric)
+        Sz = torch.einsum("bhli,bhlc->bhic", XS, s)  # (B, H, C_i, C_c) = S z
+        energy = -0.5 * (z * Sz).sum(dim=2)  # (B, H, C)
+        field = torch.einsum("bli,bhic->bhlc", Xc, Sz)  # (B, H, L, C): local field X_c S z
+        r_x = ((s * field) < 0).float().mean(dim=2)  # (B, H, C)
+        out.append((energy.mean(dim=(1, 2)), r_x.mean(dim=(1, 2))))
+    return out if isinstance(S, (list, tuple)) else out[0]
 
 
 @functools.cache
@@ -109,14 +119,17 @@ def split_attention_class():
         log = None  # a list: diagnostics of the first ``log_rows`` samples are appended
         log_rows = 0
 
-        def coupling(self):
-            """S_h (H, C, C) from W_Q, W_K (or the random_energy mutant's stand-in)."""
+        def coupling(self, random: bool | None = None):
+            """S_h (H, C, C) from W_Q, W_K, or the random_energy mutant's stand-in (``random``;
+            default: whether this module is that mutant)."""
             C = self.cfg.d_model
             Wq = self.qkv.weight[:C].view(self.h, self.dh, C)  # (H, dh, C)
             Wk = self.qkv.weight[C:2 * C].view(self.h, self.dh, C)
             A = torch.einsum("hdi,hdj->hij", Wq, Wk)  # (H, C, C) = W_Q^T W_K per head
             S = 0.5 * (A + A.transpose(-1, -2))
-            if self.mutant == "random_energy":
+            if random is None:
+                random = self.mutant == "random_energy"
+            if random:
                 g = torch.Generator().manual_seed(1000 + self.layer)
                 R = torch.randn(S.shape, generator=g)  # (H, C, C)
                 R = 0.5 * (R + R.transpose(-1, -2))
@@ -133,19 +146,23 @@ def split_attention_class():
             logits = q @ k.transpose(-1, -2)  # (B, H, L, L) = Q K^T
             if mask is not None:
                 raise ValueError("bidirectional attention only")
-            X = x[:, None]  # (B, 1, L, C): retrieval in input space
             scale = self.dh ** -0.5
-            H1 = torch.softmax(logits * scale, dim=-1) @ X  # (B, H, L, C)
+
+            def retrieve(lg):  # retrieval in input space: softmax(lg) X, (B, H, L, C)
+                p = torch.softmax(lg * scale, dim=-1).reshape(B, self.h * L, L)  # (B, H L, L)
+                return (p @ x).view(B, self.h, L, C)  # = p @ x[:, None], same bits, no copy of x
+
+            H1 = retrieve(logits)  # (B, H, L, C)
             c1, c2 = logit_coefficients(self.alpha, self.mutant)
             if c1 == 1.0 and c2 == 0.0:
-                Ha = H1  # alpha = 1: the vanilla retrieval, bit for bit
+                Hx = H1  # alpha = 1: the vanilla retrieval; blend(H1, H1, beta) is H1 bit for bit
             else:
                 mixed = c1 * logits + c2 * logits.transpose(-1, -2)  # (B, H, L, L): c1 QK^T + c2 KQ^T
-                Ha = torch.softmax(mixed * scale, dim=-1) @ X  # (B, H, L, C)
-            Hx = blend(H1, Ha, self.beta)  # (B, H, L, C)
+                Hx = blend(H1, retrieve(mixed), self.beta)  # (B, H, L, C)
             if self.log is not None and self.log_rows > 0:
-                n = self.log_rows
-                self.log.append(hopfield_diagnostics(Hx[:n], x[:n], self.coupling()))
+                n = self.log_rows  # both couplings: the random_energy mutant reads the second
+                self.log.append(hopfield_diagnostics(
+                    Hx[:n], x[:n], [self.coupling(random=r) for r in (False, True)]))
             Wv = W[2 * C:].view(self.h, self.dh, C)  # (H, dh, C)
             y = torch.einsum("bhlc,hdc->bhld", Hx, Wv)  # (B, H, L, dh)
             return self.out(y.transpose(1, 2).reshape(B, L, C))
@@ -181,6 +198,27 @@ class SymmetricSkewSampler(FlowMatchingDiT):
         return copy_with_mixers(model, factory)
 
     def sample_with(self, model, alpha, labels, x0, null, diagnostics=False):
+        """Samples (N, 64) at ``alpha`` and, with ``diagnostics``, per-sample energy and r_X
+        (N,) each. Cached by what decides them: the logit coefficients (the mutants' only effect
+        on sampling), beta unless alpha = 1 makes the blend the identity, and the diagnostics'
+        schedule (both couplings are logged, so this method and random_energy share a draw)."""
+        from claimbench.methods import qk_symmetric
+
+        c1, c2 = logit_coefficients(alpha, self.mutant)
+        identity = c1 == 1.0 and c2 == 0.0
+        key = self.sample_key(model, labels, x0, null, attention="split", c1=c1, c2=c2,
+                              beta=None if identity else float(self.beta),
+                              diag_every=int(self.diag_every) if diagnostics else 0)
+        out = self.cached_draw(key, lambda: self.draw(model, alpha, labels, x0, null, diagnostics),
+                               sources=(qk_symmetric,))
+        if not diagnostics:
+            return out["samples"], None, None
+        kind = "random" if self.mutant == "random_energy" else "learned"
+        return out["samples"], out[f"energy_{kind}"], out[f"r_x_{kind}"]
+
+    def draw(self, model, alpha, labels, x0, null, diagnostics=False) -> dict:
+        """One uncached draw: samples, and with ``diagnostics`` energy and r_X under the learned
+        and the random coupling (``energy_learned``, ``r_x_random``, ...)."""
         net = self.controlled(model, alpha)
         logs: list = []
         mixers = [b.mixer for b in net.blocks]
@@ -190,12 +228,13 @@ class SymmetricSkewSampler(FlowMatchingDiT):
             for m in mixers:
                 m.log, m.log_rows = (logs, len(labels)) if on else (None, 0)
 
-        x = self.sample(net, labels, x0, null, on_step=on_step)
-        if not diagnostics:
-            return x, None, None
-        energy = np.mean([e.numpy() for e, _ in logs], axis=0)  # (N,)
-        r_x = np.mean([r.numpy() for _, r in logs], axis=0)  # (N,)
-        return x, energy.astype(np.float64), r_x.astype(np.float64)
+        out = {"samples": self.sample(net, labels, x0, null, on_step=on_step)}
+        for j, kind in enumerate(("learned", "random") if diagnostics else ()):
+            energy = np.mean([pair[j][0].numpy() for pair in logs], axis=0)  # (N,)
+            r_x = np.mean([pair[j][1].numpy() for pair in logs], axis=0)  # (N,)
+            out[f"energy_{kind}"] = energy.astype(np.float64)
+            out[f"r_x_{kind}"] = r_x.astype(np.float64)
+        return out
 
     def run(self, data, seed):
         model, hist = self.trained_model(data, seed)
@@ -213,6 +252,6 @@ class SymmetricSkewSampler(FlowMatchingDiT):
             out["sweep"] = {"alphas": list(sweep), "samples": list(sweep.values())}
         at_one = sweep.get(1.0, samples if self.alpha == 1.0 else None)
         if at_one is not None:
-            vanilla = self.sample(model, labels, x0, null)  # the toolkit's attention
+            vanilla = self.vanilla_samples(model, labels, x0, null)  # the toolkit's attention
             out["identity_dev"] = float(np.max(np.abs(at_one - vanilla)))
         return out

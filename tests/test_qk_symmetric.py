@@ -99,6 +99,18 @@ def test_blend_rescales_to_perturbed_norm_within_clip():
     assert torch.allclose(big, hb * 4.0)
 
 
+def test_blend_in_place_is_the_out_of_place_formula_bit_for_bit():
+    g = torch.Generator().manual_seed(7)
+    H1, Ha = torch.randn(3, 2, 5, 8, generator=g), torch.randn(3, 2, 5, 8, generator=g)
+    Hb = H1 + 3.0 * (Ha - H1)
+    ratio = (Ha.norm(dim=-1, keepdim=True).clamp_min(1e-6)
+             / Hb.norm(dim=-1, keepdim=True).clamp_min(1e-6)).clamp(0.25, 4.0)
+    H1c, Hac = H1.clone(), Ha.clone()
+    assert torch.equal(blend(H1, Ha, 3.0), Hb * ratio)
+    assert torch.equal(H1, H1c) and torch.equal(Ha, Hac)  # inputs untouched
+    assert torch.equal(blend(H1, H1, 3.0), H1)  # alpha = 1 skips the blend: it is the identity
+
+
 def test_hopfield_diagnostics_against_loops():
     rng = np.random.default_rng(3)
     B, H, L, C = 2, 2, 5, 3
@@ -119,6 +131,10 @@ def test_hopfield_diagnostics_against_loops():
                 frac[b, h, c] = np.mean(s * (Xc @ S[h] @ z) < 0)
     assert np.allclose(e.numpy(), E.mean((1, 2)))
     assert np.allclose(r.numpy(), frac.mean((1, 2)))
+    St = torch.tensor(S)
+    both = hopfield_diagnostics(torch.tensor(Hx), torch.tensor(X), [St, -St])
+    assert torch.equal(both[0][0], e) and torch.equal(both[0][1], r)
+    assert torch.allclose(both[1][0], -e)  # a list of couplings: one (energy, r_x) each
 
 
 def test_random_energy_coupling_keeps_norm_and_symmetry():
@@ -167,3 +183,30 @@ def test_sampler_end_to_end_identity_and_mutant(tmp_path, monkeypatch):
     assert not np.allclose(out["sweep"]["samples"][0], out["sweep"]["samples"][1])
     bad = SymmetricSkewSampler(mutant="no_half", alpha=1.0, sweep_alphas=(), **tiny).run(data, 1)
     assert bad["identity_dev"] > 1e-5  # the claim threshold (c1)
+
+
+def test_cached_draws_are_the_uncached_ones_and_shared(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAIMBENCH_CHECKPOINTS", str(tmp_path))
+    data = Digits().make(0).data
+    tiny = dict(train_steps=20, batch_size=16, n_per_class=2, sample_steps=4, d_model=16,
+                n_layers=2, diag_every=2)
+    qk = SymmetricSkewSampler(**tiny)
+    model, _ = qk.trained_model(data, 1)
+    labels, x0 = qk.sample_inputs(data, 1)
+    fresh = qk.draw(model, 1.05, labels, x0, 10, diagnostics=True)
+    s, e, r = qk.sample_with(model, 1.05, labels, x0, 10, diagnostics=True)
+    assert np.array_equal(s, fresh["samples"]) and np.array_equal(e, fresh["energy_learned"])
+    rnd = SymmetricSkewSampler(mutant="random_energy", **tiny)
+    s2, e2, r2 = rnd.sample_with(model, 1.05, labels, x0, 10, diagnostics=True)
+    assert np.array_equal(s2, s) and not np.allclose(e2, e)  # same draw, other coupling
+    alone = rnd.draw(model, 1.05, labels, x0, 10, diagnostics=True)  # the mutant on its own
+    assert np.array_equal(e2, alone["energy_random"]) and np.array_equal(r2, alone["r_x_random"])
+    n = len(list((tmp_path / "samples").glob("*.npz")))
+    knob = SymmetricSkewSampler(mutant="knob_on_symmetric", **tiny)
+    one = knob.sample_with(model, 1.0, labels, x0, 10)[0]
+    n_one = len(list((tmp_path / "samples").glob("*.npz")))
+    assert np.array_equal(qk.sample_with(model, 1.0, labels, x0, 10)[0], one)
+    assert len(list((tmp_path / "samples").glob("*.npz"))) == n_one == n + 1  # alpha = 1 shared
+    assert np.array_equal(one, qk.draw(model, 1.0, labels, x0, 10)["samples"])
+    assert np.array_equal(qk.vanilla_samples(model, labels, x0, 10),
+                          qk.sample(model, labels, x0, 10))
