@@ -20,18 +20,48 @@ model and measures its mixers only (the module a linear-cost architecture replac
   not counted by torch's counter);
 * ``mixer_cpu_s``: the minimum over ``time_repeats`` of the process CPU time of the same
   forward pass on real tensors (one thread), and ``ms_per_token``; only up to ``time_max_T``.
+
+The count depends only on the mixer (class and :meth:`MixerLM.cost_key`), the model
+configuration and T, not on the seed: it is counted once per process and key (``_FLOPS``) and
+shared by the cells of every seed (counting on the meta device dispatches each of thousands of
+small operations through Python, seconds per count at T = 4096).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from claimbench.api import Method
 from claimbench.baselines import lm_training, tiny_transformer
+
+
+_FLOPS: dict[str, int] = {}  # cost key -> FLOPs of the mixers (see the module docstring)
+
+
+def mixer_flops(cfg, mixer, T: int, key: dict) -> int:
+    """FLOPs of the matrix products of all mixers of a ``cfg`` model on a (1, T, d) input,
+    counted on the meta device; ``key`` names the mixer (everything else that decides the
+    count is ``cfg`` and ``T``)."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    k = json.dumps({"mixer": key, "model": asdict(cfg), "T": T}, sort_keys=True)
+    if k not in _FLOPS:
+        with torch.device("meta"):  # shapes only, no memory, any T
+            meta_model = tiny_transformer.torch_classes().TinyTransformer(cfg, mixer=mixer)
+            x_meta = torch.empty(1, T, cfg.d_model)  # (1, T, d)
+            pos_meta = torch.arange(T)
+            counter = FlopCounterMode(display=False)
+            with counter, torch.no_grad():
+                for block in meta_model.blocks:
+                    block.mixer(x_meta, pos_meta)
+        _FLOPS[k] = int(counter.get_total_flops())
+    return _FLOPS[k]
 
 
 def last_mixer_inputs(model, x):
@@ -84,6 +114,10 @@ class MixerLM(Method):
     def extra_key(self) -> dict:
         """Settings of the mixer that decide the trained weights (checkpoint key)."""
         return {}
+
+    def cost_key(self) -> dict:
+        """What decides the mixer's operation count besides the model configuration and T."""
+        return {"class": type(self).__name__, **self.extra_key()}
 
     def sources(self) -> tuple:
         """Modules whose code builds the mixer (checkpoint key)."""
@@ -155,21 +189,11 @@ class MixerLM(Method):
 
     def run_cost(self, data, seed):
         import torch
-        from torch.utils.flop_counter import FlopCounterMode
 
         T = int(len(data["tokens"]))
         cfg = self.model_config(data["vocab"])
         mixer = self.mixer_factory()
-        # Operation count on the meta device: shapes only, no memory, any T.
-        with torch.device("meta"):
-            meta_model = tiny_transformer.torch_classes().TinyTransformer(cfg, mixer=mixer)
-            x_meta = torch.empty(1, T, cfg.d_model)  # (1, T, d)
-            pos_meta = torch.arange(T)
-            counter = FlopCounterMode(display=False)
-            with counter, torch.no_grad():
-                for block in meta_model.blocks:
-                    block.mixer(x_meta, pos_meta)
-        flops = int(counter.get_total_flops())
+        flops = mixer_flops(cfg, mixer, T, self.cost_key())
         model = tiny_transformer.build_model(cfg, seed, mixer=mixer)
         out = {"mixer_flops": flops, "n_params": tiny_transformer.n_params(model)}
         if T > self.time_max_T:

@@ -138,6 +138,27 @@ def moe_classes():
         def expert(self, e: int, h):
             return F.gelu(h @ self.w1[e] + self.b1[e]) @ self.w2[e] + self.b2[e]  # (n, d)
 
+        def combine(self, h, mask, gates):
+            """sum_{e in S} gate_e * expert_e(h) per token: (N, d).
+
+            One gather for all experts, each expert on a contiguous slice, unbound weights: a few
+            autograd nodes per layer instead of a dozen per expert (issue 27). The rounding is
+            that of a loop with one gather and one index_add_ per expert, bit for bit
+            (tests/test_mp_moe.py): each expert multiplies the same rows in the same order, the
+            output adds each token's experts in ascending order as the loop's index_add_ did,
+            and the rows are gathered last expert first so that the gradient reaching h adds
+            them in the order autograd added the loop's gathers (last one first)."""
+            t_dn = mask.T.flip(0).nonzero(as_tuple=True)[1]  # (M,) tokens, last expert first
+            counts = mask.sum(0).tolist()  # tokens per expert
+            w1, b1, w2, b2 = (p.unbind(0) for p in (self.w1, self.b1, self.w2, self.b2))
+            ys = []  # expert outputs, ascending experts
+            for e, hs in zip(range(self.E - 1, -1, -1), h[t_dn].split(counts[::-1])):  # (n_e, d)
+                if counts[e]:
+                    ys.insert(0, F.gelu(hs @ w1[e] + b1[e]) @ w2[e] + b2[e])  # (n_e, d)
+            e_up, t_up = mask.T.nonzero(as_tuple=True)  # (M,) the same rows, ascending experts
+            y = torch.cat(ys)  # (M, d)
+            return torch.zeros_like(h).index_add_(0, t_up, gates[t_up, e_up, None] * y)
+
         def forward(self, x):
             B, T_, d = x.shape
             h = x.reshape(-1, d)  # (N, d)
@@ -146,14 +167,10 @@ def moe_classes():
             with torch.no_grad():
                 mask = self.selector.select(probs.detach(), self.training)  # (N, E) bool
             if self.pre_softmax:
-                gates = probs * mask  # (N, E)
+                gates = probs  # (N, E); combine reads only the selected entries, p_j for j in S
             else:
                 gates = torch.softmax(logits.masked_fill(~mask, float("-inf")), dim=-1)  # (N, E)
-            out = torch.zeros_like(h)  # (N, d)
-            for e in range(self.E):
-                idx = mask[:, e].nonzero().squeeze(1)  # (n_e,)
-                if idx.numel():
-                    out.index_add_(0, idx, gates[idx, e, None] * self.expert(e, h[idx]))
+            out = self.combine(h, mask, gates)  # (N, d)
             if self.training:
                 aux = torch.zeros(())
                 if self.aux_coeff:
@@ -164,7 +181,7 @@ def moe_classes():
                 self.selector.observe(mask)
             if self.record:
                 self.load += mask.sum(0).float()
-                self.top1.append(gates.argmax(-1))
+                self.top1.append((gates * mask).argmax(-1))  # (N,) highest-gated selected expert
             return out.view(B, T_, d)
 
     return SimpleNamespace(torch=torch, F=F, SparseMoE=SparseMoE)

@@ -224,6 +224,14 @@ class ProtoT(MixerLM):
         return {"P": self.n_prototypes, "chunk": self.chunk, "tau": [self.tau_min, self.tau_max],
                 "normalize": self.normalize, "mutant": self.mutant}
 
+    def cost_key(self) -> dict:
+        # random_init differs from the method only in not being trained; the cost study
+        # measures untrained mixers, so it shares the method's operation count.
+        key = super().cost_key()
+        if self.mutant == "random_init":
+            key["mutant"] = ""
+        return key
+
     def trains(self) -> bool:
         return self.mutant != "random_init" and self.steps > 0
 

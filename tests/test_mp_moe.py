@@ -160,3 +160,47 @@ def test_end_to_end_tiny_runs_and_mutant_equals_topk():
     assert mp["val_loss"] != pytest.approx(topk["val_loss"], rel=1e-6)
     with pytest.raises(ValueError):
         MPMoE(mutant="nope").selector(0, 0)
+
+
+def _per_expert_loop(layer, h, mask, gates):
+    """The layer's combination written as one gather and index_add_ per expert (reference)."""
+    out = torch.zeros_like(h)
+    for e in range(layer.E):
+        idx = mask[:, e].nonzero().squeeze(1)
+        if idx.numel():
+            out.index_add_(0, idx, gates[idx, e, None] * layer.expert(e, h[idx]))
+    return out
+
+
+@pytest.mark.parametrize("k,pre_softmax", [(1, True), (2, True), (3, True), (4, True),
+                                           (2, False)])
+def test_grouped_experts_equal_the_per_expert_loop_bit_for_bit(k, pre_softmax):
+    # The grouped computation must reproduce the loop's rounding exactly (committed cells are
+    # re-run against it): output, the gradient reaching the input (which sums k experts and
+    # the router's term) and every parameter gradient.
+    cfg = TransformerConfig(vocab_size=11, d_model=16, n_heads=2)
+    C = moe_classes()
+    torch.manual_seed(0)
+    layer = C.SparseMoE(cfg, 0, 4, 8, TopKSelector(k), 0.01, 0.001, pre_softmax)
+    x = torch.randn(5, 7, 16)
+    w = torch.randn(5, 7, 16)  # a loss that weights outputs unevenly
+    grads = []
+    for grouped in (True, False):
+        xi = x.clone().requires_grad_()
+        layer.zero_grad(set_to_none=True)
+        if grouped:
+            y = layer(xi)
+            aux = layer.aux_loss
+        else:
+            h = xi.reshape(-1, 16)
+            logits = layer.gate(h)
+            probs = torch.softmax(logits, -1)
+            mask = topk_mask(probs.detach(), k)
+            gates = (probs * mask if pre_softmax else
+                     torch.softmax(logits.masked_fill(~mask, float("-inf")), -1))
+            y = _per_expert_loop(layer, h, mask, gates).view(5, 7, 16)
+            aux = 0.01 * switch_aux_loss(probs, mask, k) + 0.001 * logits.logsumexp(-1).pow(2).mean()
+        ((y * w).sum() + aux).backward()
+        grads.append([y.detach(), xi.grad] + [p.grad for p in layer.parameters()])
+    for a, b in zip(*grads):
+        assert torch.equal(a, b)

@@ -175,3 +175,31 @@ def test_mutants_and_metrics():
     assert ProtoT(**TINY, mutant="no_mixer").run(data.data, seed=0)["assign"] is None
     with pytest.raises(ValueError):
         ProtoT(mutant="bogus")
+
+
+def test_operation_count_is_counted_once_per_mixer_and_shape():
+    from claimbench.baselines import mixer_lm
+
+    mixer_lm._FLOPS.clear()
+    proto = _cost(ProtoT(**TINY), 64)["mixer_flops"]
+    assert len(mixer_lm._FLOPS) == 1
+    # random_init is the same untrained model: it shares the count; another seed too
+    assert ProtoT(**TINY, mutant="random_init").cost_key() == ProtoT(**TINY).cost_key()
+    assert _cost(ProtoT(**TINY, mutant="random_init"), 64)["mixer_flops"] == proto
+    assert len(mixer_lm._FLOPS) == 1
+    # another mixer, another shape or another width is counted afresh
+    assert _cost(ProtoT(**TINY, mutant="uniform_routing"), 64)["mixer_flops"] < proto
+    assert _cost(ProtoT(**TINY), 32)["mixer_flops"] == proto // 2
+    assert _cost(ProtoT(**{**TINY, "d_model": 32}), 64)["mixer_flops"] > proto
+    assert len(mixer_lm._FLOPS) == 4
+
+
+def test_chain_sampler_follows_the_transition_rows_token_by_token():
+    hmm = make_hmm(np.random.default_rng(3), n_concepts=5, vocab=20, support=6, p_stay=0.6)
+    _, z = sample_hmm(np.random.default_rng(4), hmm, 3000)
+    u = np.random.default_rng(4).random(3000)  # the sampler's first draws
+    cumA = np.cumsum(hmm["A"], axis=1)
+    ref = [min(int(np.searchsorted(np.cumsum(hmm["pi"]), u[0])), 4)]
+    for t in range(1, 3000):
+        ref.append(min(int(np.searchsorted(cumA[ref[-1]], u[t])), 4))
+    assert np.array_equal(z, ref)
