@@ -30,6 +30,7 @@ import numpy as np
 from claimbench.api import Method
 
 AUX_KINDS = ("recon", "depth", "seg")
+PATCH = 4  # pixels per feature cell along each side (the stem's stride)
 
 
 def build_model(q_dim: int, n_answers: int, n_seg: int, width: int = 32, hidden: int = 64):
@@ -56,10 +57,10 @@ def build_model(q_dim: int, n_answers: int, n_seg: int, width: int = 32, hidden:
         # per-cell decoder: each 8 x 8 feature cell emits its 4 x 4 pixel block (pixel shuffle)
         return nn.Sequential(nn.Conv2d(width, width, 1), nn.ReLU(),
                              nn.Conv2d(width, out_ch * 16, 1),  # (B, 16 C, 8, 8)
-                             nn.PixelShuffle(4))  # (B, C, 32, 32)
+                             nn.PixelShuffle(PATCH))  # (B, C, 32, 32)
 
     # patch embedding (4 x 4 pixels per cell, as a ViT stem) and two 3 x 3 convolutions
-    encoder = nn.Sequential(nn.Conv2d(3, width, 4, stride=4), nn.ReLU(),  # (B, c, 8, 8)
+    encoder = nn.Sequential(nn.Conv2d(3, width, PATCH, stride=PATCH), nn.ReLU(),  # (B, c, 8, 8)
                             nn.Conv2d(width, width, 3, padding=1), nn.ReLU(),
                             nn.Conv2d(width, width, 3, padding=1), nn.ReLU())
     return nn.ModuleDict(dict(encoder=encoder, qa=QAHead(), recon=decoder(3), depth=decoder(1),
@@ -67,7 +68,8 @@ def build_model(q_dim: int, n_answers: int, n_seg: int, width: int = 32, hidden:
 
 
 def aux_losses(model, h, targets: dict, weights: dict, shuffle: bool):
-    """sum_k w_k L_k for the kinds with w_k > 0; targets are torch tensors of the batch."""
+    """sum_k w_k L_k for the kinds with w_k > 0; ``model[k]`` maps h to kind k's (B, C, s, s)
+    prediction and ``targets[k]`` holds the batch's targets in the same pixel order."""
     import torch
     import torch.nn.functional as F
 
@@ -87,6 +89,36 @@ def aux_losses(model, h, targets: dict, weights: dict, shuffle: bool):
         else:
             total = total + w * F.mse_loss(pred, t)
     return total
+
+
+def cell_order_targets(tr: dict, kinds) -> dict:
+    """The training targets of ``kinds`` as torch tensors, pixels permuted into the order in
+    which the decoders emit them before their PixelShuffle (see :func:`cell_decoder`)."""
+    import torch
+    import torch.nn.functional as F
+
+    src = dict(recon=tr["images"], depth=tr["depth"], seg=tr["seg"])
+    out = {}
+    for k in kinds:
+        t = torch.as_tensor(src[k])  # (n, 3, s, s) or (n, s, s)
+        u = F.pixel_unshuffle(t if t.dim() == 4 else t[:, None], PATCH)  # (n, 16 C, s/4, s/4)
+        out[k] = u.reshape(t.shape)
+    return out
+
+
+def cell_decoder(dec):
+    """``dec`` without its PixelShuffle, its output viewed as (B, C, s, s) in cell order.
+
+    Training compares this with the targets of :func:`cell_order_targets`: PixelShuffle only
+    moves values, and each loss is elementwise (the class axis of the segmentation loss stays
+    axis 1), so the gradients are those of ``dec`` against the image-order targets, without
+    shuffling every prediction and unshuffling every gradient at each step."""
+    cells = dec[:-1]
+
+    def fn(h):
+        p = cells(h)  # (B, 16 C, 8, 8)
+        return p.reshape(p.shape[0], -1, PATCH * p.shape[2], PATCH * p.shape[3])  # (B, C, s, s)
+    return fn
 
 
 def train_multitask(data: dict, seed: int, weights: dict, steps: int, lr: float,
@@ -109,24 +141,24 @@ def train_multitask(data: dict, seed: int, weights: dict, steps: int, lr: float,
         params = list(model["encoder"].parameters()) + list(model["qa"].parameters())
         for k in active:
             params += list(model[k].parameters())
-        opt = torch.optim.Adam(params, lr=lr)
+        opt = torch.optim.Adam(params, lr=lr, foreach=True)  # same update as the per-tensor loop
         g = torch.Generator().manual_seed(torch_seed(seed) ^ 0x5EED)
         X = torch.as_tensor(tr["images"])  # (n, 3, s, s)
         Q = torch.as_tensor(tr["questions"])  # (n, n_q, q_dim)
         Y = torch.as_tensor(tr["answers"])  # (n, n_q)
-        T = dict(recon=X, depth=torch.as_tensor(tr["depth"]),  # (n, s, s)
-                 seg=torch.as_tensor(tr["seg"]))  # (n, s, s) int64
+        T = cell_order_targets(tr, active)  # kind -> (n, C, s, s) or (n, s, s), cell order
+        heads = {k: cell_decoder(model[k]) for k in active}
         ce = torch.nn.CrossEntropyLoss()
         model.train()
         last = []
         for _ in range(steps):
             idx = torch.randint(0, n, (batch_size,), generator=g)  # (B,)
             qi = torch.randint(0, n_q, (batch_size,), generator=g)  # (B,) one question each
-            h = model["encoder"](X[idx])  # (B, c, 8, 8)
+            h = model["encoder"](X.index_select(0, idx))  # (B, c, 8, 8); = X[idx], row copies
             logits = model["qa"](h, Q[idx, qi])  # (B, n_answers)
             loss_qa = ce(logits, Y[idx, qi])
-            loss = loss_qa + aux_losses(model, h, {k: v[idx] for k, v in T.items()}, weights,
-                                        shuffle_targets)
+            tb = {k: v.index_select(0, idx) for k, v in T.items()}  # the batch's targets
+            loss = loss_qa + aux_losses(heads, h, tb, weights, shuffle_targets)
             opt.zero_grad()
             loss.backward()
             opt.step()

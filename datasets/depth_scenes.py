@@ -28,6 +28,7 @@ images and questions. ``truth`` holds the test answers and the test depth/segmen
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -42,6 +43,14 @@ COLOURS = np.array([[1.0, 0.15, 0.15],   # red
 QTYPES = ("closer", "left", "above", "count")
 N_ANSWERS = 4  # no, yes, two, three
 Q_DIM = 4 + 2 * len(COLOURS)
+
+
+@functools.cache
+def _pixel_centres(side: int) -> np.ndarray:
+    """(2, s, s) row and column coordinates of the pixel centres (read-only, once per side)."""
+    yx = np.mgrid[0:side, 0:side] + 0.5
+    yx.flags.writeable = False
+    return yx
 
 
 def _render_one(rng: np.random.Generator, side: int, n_obj: int, z_near: float, z_far: float,
@@ -63,7 +72,7 @@ def _render_one(rng: np.random.Generator, side: int, n_obj: int, z_near: float, 
                 return None
     shape = rng.integers(0, 2, size=n_obj)  # 0 disc, 1 square
     albedo = rng.uniform(0.85, 1.0, size=n_obj)
-    yy, xx = np.mgrid[0:side, 0:side] + 0.5  # (s, s) pixel centres
+    yy, xx = _pixel_centres(side)  # (s, s) each
     depth = np.full((side, side), z_bg)
     seg = np.zeros((side, side), dtype=np.int64)
     img = np.full((3, side, side), 0.08)

@@ -33,6 +33,7 @@ strengths therefore leaves every label and every invariant edge unchanged (teste
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -46,6 +47,7 @@ N_RELATIONS = 4  # 0 collision course (invariant), 1-2 neutral, 3 clutter (spuri
 MOTIF, CLUTTER = 0, 3
 N_FEATURES = N_CLASSES + 2 + 2
 WEATHER = slice(N_CLASSES + 2, N_CLASSES + 4)
+_EYE = np.eye(N_CLASSES)
 
 
 def motif_label(X: np.ndarray, A: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -69,6 +71,14 @@ def invariant_edges(cls: np.ndarray, A: np.ndarray) -> np.ndarray:
     return np.triu((A == MOTIF + 1) & pair, k=1)
 
 
+@functools.cache
+def _upper_pairs(n: int) -> tuple:
+    """np.triu_indices(n, k=1), computed once per size (read-only)."""
+    i, j = np.triu_indices(n, k=1)
+    i.flags.writeable = j.flags.writeable = False
+    return i, j
+
+
 def _scene_structure(rng, n_max: int, n_min: int, p_neutral: float, label_noise: float,
                      max_distractors: int):
     """One scene's classes, neutral + motif edges, clean and observed label (structure stream)."""
@@ -79,16 +89,18 @@ def _scene_structure(rng, n_max: int, n_min: int, p_neutral: float, label_noise:
         if (cls == CAR).any() and (cls == PED).any():
             break
     A = np.zeros((n_max, n_max), dtype=np.int8)
-    iu = np.triu_indices(n, k=1)
+    iu = _upper_pairs(n)
     neutral = rng.random(len(iu[0])) < p_neutral
     A[iu[0][neutral], iu[1][neutral]] = rng.integers(1, 3, size=neutral.sum()) + 1  # types 1, 2
     cars, peds = np.flatnonzero(cls == CAR), np.flatnonzero(cls == PED)
     # type-0 edges between other class pairs in every scene: the relation type alone is not the
     # label, and only the motif edges carry it
-    others = [(i, j) for i, j in zip(*iu) if {cls[i], cls[j]} != {CAR, PED}]
-    n_distract = min(int(rng.integers(0, max_distractors + 1)), len(others))
-    for k in rng.choice(len(others), size=n_distract, replace=False):
-        A[others[k]] = MOTIF + 1
+    ci, cj = cls[iu[0]], cls[iu[1]]
+    other = ~(((ci == CAR) & (cj == PED)) | ((ci == PED) & (cj == CAR)))  # pairs in iu's order
+    oi, oj = iu[0][other], iu[1][other]
+    n_distract = min(int(rng.integers(0, max_distractors + 1)), len(oi))
+    for k in rng.choice(len(oi), size=n_distract, replace=False):
+        A[oi[k], oj[k]] = MOTIF + 1
     if y0:
         for _ in range(int(rng.integers(1, 3))):
             i, j = rng.choice(cars), rng.choice(peds)
@@ -114,10 +126,10 @@ def make_split(seed: int, split: int, n_graphs: int, strength: float, *, n_max: 
         n, cls, Ag, y0, y = _scene_structure(rs, n_max, n_min, p_neutral, label_noise,
                                              max_distractors)
         kin = rs.standard_normal((n, 2)) * kin_scale + kin_shift
-        onehot = np.eye(N_CLASSES)[cls] + class_noise * rs.standard_normal((n, N_CLASSES))
+        onehot = _EYE[cls] + class_noise * rs.standard_normal((n, N_CLASSES))
         s = 1 if (rq.random() < strength) == bool(y) else -1  # agrees with y w.p. strength
         weather = s * weather_shift + weather_noise * rq.standard_normal((n, 2))
-        iu = np.triu_indices(n, k=1)
+        iu = _upper_pairs(n)
         free = Ag[iu] == 0
         clutter = free & (rq.random(len(iu[0])) < p_clutter[int(s > 0)])
         Ag[iu[0][clutter], iu[1][clutter]] = CLUTTER + 1

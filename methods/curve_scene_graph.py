@@ -80,7 +80,8 @@ Deviations:
     shrinking, or the noise growing, to satisfy an unnormalised or variance-normalised penalty).
 
 Mutants for foils (not the paper's method; the default ``mutant=""`` is CURVE unchanged). Both
-change only the test-time pruning (6); training is CURVE's:
+change only the test-time pruning (6); training is CURVE's, and the three of a seed share it
+through the checkpoint cache (trained once; outputs bit for bit those of training again):
   ``mutant="no_pruning"`` skips the hard pruning: every edge is kept with its soft weight
      Phi(m / s) (a dense topology).
   ``mutant="random_pruning"`` keeps as many edges as (6) would, chosen uniformly at random over
@@ -96,8 +97,8 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
-from claimbench.baselines.message_passing_gnn import (entropy, finetune_head, linear_params,
-                                                      relational_layer, sum_readout,
+from claimbench.baselines.message_passing_gnn import (cached_params, entropy, finetune_head,
+                                                      linear_params, relational_layer, sum_readout,
                                                       typed_adjacency)
 
 
@@ -250,11 +251,9 @@ class CURVE(Method):
             elif self.mutant:
                 raise ValueError(f"unknown mutant {self.mutant!r}")
             w = w * keep.float()
-        g, i, j, _ = edges
-        n, N = mask.shape
-        W = torch.zeros(n, N, N).index_put((torch.as_tensor(g), torch.as_tensor(i), torch.as_tensor(j)), w)
-        W = W + W.transpose(1, 2)  # (n, N, N) symmetric edge weights
-        A = adj * W.unsqueeze(1)
+        # gated typed adjacency A_r * g: each edge's weight at (r, i, j) and (r, j, i), zero
+        # elsewhere (the same tensor as the one-hot adjacency times the symmetric weights)
+        A = torch.zeros(adj.shape).index_put(batch["slots"], torch.cat([w, w]))  # (n, R, N, N)
         for W_self, W_rel, b in p["layers"]:
             H = relational_layer(torch, H, A, W_self, W_rel, b)
         hg = sum_readout(torch, H, mask)  # (n, h)
@@ -269,26 +268,22 @@ class CURVE(Method):
         return q, (q * d2).sum(1).mean()
 
     def _batch(self, torch, split: dict, R: int, training: bool = False) -> dict:
+        g, i, j, r = edges = edge_list(split["A"])
+        slots = tuple(torch.as_tensor(np.concatenate(v)) for v in ((g, g), (r, r), (i, j), (j, i)))
         return {"X": torch.as_tensor(split["X"], dtype=torch.float32),
                 "adj": typed_adjacency(torch, split["A"], R),
                 "mask": torch.as_tensor(split["mask"]).float(),
-                "edges": edge_list(split["A"]), "training": training,
+                "edges": edges, "slots": slots, "training": training,
                 "u": torch.as_tensor(scene_context(split), dtype=torch.float32)}
 
     # -- training and prediction --------------------------------------------------------------
-    def run(self, data: dict, seed: int) -> dict:
-        import torch
+    def _fit(self, torch, p: dict, batch: dict, y, gen) -> dict:
+        """Full-batch Adam on the objective (11); returns the loss and kept-fraction traces."""
         import torch.nn.functional as F
 
-        t0 = time.perf_counter()
-        gen = torch.Generator().manual_seed(int(seed) % (2**63 - 1))
-        R = data["n_relations"]
-        tr = data["train"]
-        batch = self._batch(torch, tr, R, training=True)
-        p = self._init(torch, data["n_features"], R, gen, batch["u"].numpy(), seed)
-        params = self._params(p)
-        opt = torch.optim.Adam(params, lr=self.lr, weight_decay=self.weight_decay)
-        y = torch.as_tensor(tr["y"], dtype=torch.long)
+        # foreach: one call per step for all tensors, the same arithmetic as the per-tensor loop
+        opt = torch.optim.Adam(self._params(p), lr=self.lr, weight_decay=self.weight_decay,
+                               foreach=True)
         losses, sparsity = [], []
         warm = max(int(self.warmup_frac * self.epochs), 1)
         for step in range(self.epochs):
@@ -309,36 +304,75 @@ class CURVE(Method):
             opt.step()
             losses.append(float(loss.detach()))
             sparsity.append(float((parts["p_open"] >= self.keep_prob).float().mean()))
+        return {"train_loss": losses, "kept_edge_frac_train": sparsity}
+
+    def _trained(self, torch, data: dict, batch: dict, gen, seed: int) -> tuple[dict, dict]:
+        """The trained parameters and traces, with ``gen`` where training left it. Training does
+        not read ``mutant`` (a test-time change), so the mutants of one seed share one training
+        through the checkpoint cache (bit for bit the same as training again)."""
+        import sys
+
+        from claimbench.api import fields_of
+        from claimbench.baselines import message_passing_gnn
+
+        tr, R, F_in = data["train"], data["n_relations"], data["n_features"]
+        u = batch["u"].numpy()
+        y = torch.as_tensor(tr["y"], dtype=torch.long)
+        key = {"model": "curve", "seed": int(seed), "n_relations": R, "n_features": F_in,
+               "fields": {k: v for k, v in fields_of(self).items() if k != "mutant"},
+               "train": message_passing_gnn.split_digest(tr)}
+
+        def fit():
+            p = self._init(torch, F_in, R, gen, u, seed)
+            return self._params(p), self._fit(torch, p, batch, y, gen)
+
+        p = self._init(torch, F_in, R, torch.Generator().manual_seed(0), u, seed)  # shapes only
+        _, history = cached_params(torch, key, self._params(p), gen, fit,
+                                   sources=(sys.modules[__name__], message_passing_gnn))
+        return p, history
+
+    def run(self, data: dict, seed: int) -> dict:
+        import torch
+
+        t0 = time.perf_counter()
+        gen = torch.Generator().manual_seed(int(seed) % (2**63 - 1))
+        R = data["n_relations"]
+        batch = self._batch(torch, data["train"], R, training=True)
+        p, history = self._trained(torch, data, batch, gen, seed)
+        losses, sparsity = history["train_loss"], history["kept_edge_frac_train"]
 
         with torch.no_grad():
             q, _ = self._prototypes(torch, p, batch["u"])
             pi = q.mean(0)  # prototype prior for the backdoor adjustment, eq. (9)
             W_out, b_out = p["out"][0], p["out"][1] + pi @ p["B"]
+        # test batches built once per split, not in every Monte Carlo pass
+        tests = {k: self._batch(torch, data[k], R)
+                 for k in ("id_test", "ood_test", "target_test", "target_support")}
 
-        def embed(split: dict, sample: bool):
-            return self._forward(torch, p, self._batch(torch, split, R), sample, gen)
+        def embed(split: str, sample: bool):
+            return self._forward(torch, p, tests[split], sample, gen)
 
-        def probs(split: dict, W, b) -> np.ndarray:
+        def probs(split: str, W, b) -> np.ndarray:
             with torch.no_grad():
                 ps = [torch.softmax(embed(split, True)[0] @ W + b, -1)[:, 1]
                       for _ in range(self.mc_samples)]
             return torch.stack(ps).mean(0).numpy().astype(float)  # eq. (12)
 
         with torch.no_grad():
-            emb_s = embed(data["target_support"], False)[0].numpy()
-            _, ood_parts = embed(data["ood_test"], False)
+            emb_s = embed("target_support", False)[0].numpy()
+            _, ood_parts = embed("ood_test", False)
         Wt, bt = finetune_head(torch, emb_s, data["target_support"]["y"], W_out, b_out,
                                self.ft_steps, self.ft_lr)
-        g, i, j, r = edge_list(data["ood_test"]["A"])
+        g, i, j, r = tests["ood_test"]["edges"]
         keep = np.zeros(data["ood_test"]["A"].shape, dtype=bool)  # (n, N, N) upper triangle
         keep[g, i, j] = ood_parts["keep"].numpy()  # the edges the mean pass kept, eq. (6)
         s_ood = ood_parts["s"].numpy()
-        p_ood = probs(data["ood_test"], W_out, b_out)
+        p_ood = probs("ood_test", W_out, b_out)
         return {
-            "p_id": probs(data["id_test"], W_out, b_out),
+            "p_id": probs("id_test", W_out, b_out),
             "p_ood": p_ood,
             "unc_ood": entropy(p_ood),
-            "p_target": probs(data["target_test"], Wt, bt),
+            "p_target": probs("target_test", Wt, bt),
             "edge_keep_ood": keep,
             "edge_sigma_by_relation": [float(s_ood[r == k].mean()) if (r == k).any() else None
                                        for k in range(R)],

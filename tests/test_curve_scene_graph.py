@@ -173,3 +173,31 @@ def test_smoke_grid_runs():
     assert by["gnn"]["kept_edge_frac"] is None and by["curve"]["kept_edge_frac"] is not None
     for m in by.values():
         assert 0.0 <= m["ood_acc"] <= 1.0 and m["ece"] is not None
+
+
+def test_mutants_share_one_training_bit_for_bit(tmp_path, monkeypatch):
+    # the mutants change only the test-time pruning: a cached training (parameters and the
+    # generator where training left it) must give exactly what training afresh gives
+    from claimbench.checkpoints import ENV_VAR
+
+    inst = SyntheticSceneGraphs(n_train_per_env=12, n_test=15, k_shot=4).make(2)
+    kw = {"epochs": 6, "mc_samples": 3, "ft_steps": 3}
+
+    def run(mutant: str, folder: str) -> dict:
+        monkeypatch.setenv(ENV_VAR, str(tmp_path / folder))
+        out = CURVE(mutant=mutant, **kw).run(inst.data, 9)
+        out.pop("time_s")
+        return out
+
+    for mutant in ("random_pruning", "no_pruning"):
+        fresh = run(mutant, f"fresh_{mutant}")
+        run("", "shared")  # trains
+        shared = run(mutant, "shared")  # loads
+        assert len(list((tmp_path / "shared").glob("*.safetensors"))) == 1
+        for k in ("p_id", "p_ood", "p_target", "edge_keep_ood"):
+            assert np.array_equal(fresh[k], shared[k]), (mutant, k)
+        assert fresh["traces"] == shared["traces"]
+    # another training configuration is another checkpoint
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "shared"))
+    CURVE(lambda_debias=0.0, **kw).run(inst.data, 9)
+    assert len(list((tmp_path / "shared").glob("*.safetensors"))) == 2

@@ -3,7 +3,8 @@ import pytest
 
 from claimbench.api import Instance
 from claimbench.baselines.auxiliary_dense_decoding import (ReconstructionAux, UnderstandingOnly,
-                                                           aux_losses, train_multitask)
+                                                           aux_losses, build_model, cell_decoder,
+                                                           cell_order_targets, train_multitask)
 from claimbench.benchmarks.unimrg import METRICS
 from claimbench.datasets.depth_scenes import (COLOURS, Q_DIM, QTYPES, DepthScenes, _questions,
                                               _render_one, render_scenes)
@@ -118,3 +119,29 @@ def test_metrics_on_known_outputs():
     wrong = dict(perfect, answers=1 - np.clip(tr["answers"], 0, 1))
     assert {m.name: m.fn(inst, wrong) for m in METRICS}["acc_depth"] == 0.0
     assert {m.name: m.fn(inst, {"answers": tr["answers"]}) for m in METRICS}["depth_r2"] is None
+
+
+def test_cell_order_losses_and_gradients_equal_image_order():
+    # training compares the decoders' pre-shuffle output with targets permuted the same way: the
+    # losses match the image-order ones and the encoder's gradient is the same, bit for bit
+    import torch
+
+    data = DepthScenes(n_train=6, n_test=2).make(4).data
+    tr = data["train"]
+    model = build_model(Q_DIM, 4, data["n_seg_classes"])
+    h = torch.randn(6, 32, 8, 8, generator=torch.Generator().manual_seed(0), requires_grad=True)
+    w = {"recon": 1.0, "depth": 1.0, "seg": 1.0}
+    dense = {"recon": torch.as_tensor(tr["images"]), "depth": torch.as_tensor(tr["depth"]),
+             "seg": torch.as_tensor(tr["seg"])}
+    cells = cell_order_targets(tr, list(w))
+    for k in w:
+        assert cells[k].shape == dense[k].shape
+        assert torch.equal(torch.sort(cells[k].flatten(1))[0], torch.sort(dense[k].flatten(1))[0])
+    for shuffle in (False, True):
+        grads = []
+        for heads, targets in ((model, dense), ({k: cell_decoder(model[k]) for k in w}, cells)):
+            loss = aux_losses(heads, h, targets, w, shuffle)
+            (g,) = torch.autograd.grad(loss, h)
+            grads.append((float(loss.detach()), g))
+        assert grads[0][0] == pytest.approx(grads[1][0], rel=1e-6)
+        assert torch.equal(grads[0][1], grads[1][1])
