@@ -79,21 +79,29 @@ def featurize(coords: np.ndarray, k: int) -> dict:
     return {"x": node_features(coords), "src": src, "dst": dst, "e": e, "n": len(coords)}
 
 
+def _graph_tensors(torch, g: dict) -> tuple:
+    """(x, src, dst, e) of one featurized graph as tensors, converted once and kept in ``g``
+    (issue 27): a training graph is collated once per epoch."""
+    t = g.get("_tensors")
+    if t is None:
+        t = g["_tensors"] = (torch.as_tensor(g["x"], dtype=torch.float32),  # (L, F)
+                             torch.as_tensor(g["src"], dtype=torch.long),  # (E_g,)
+                             torch.as_tensor(g["dst"], dtype=torch.long),  # (E_g,)
+                             torch.as_tensor(g["e"], dtype=torch.float32))  # (E_g, De)
+    return t
+
+
 def collate(torch, graphs: list[dict]) -> dict:
     """Concatenate graphs into one disjoint graph (node offsets added to edge indices)."""
-    off, xs, src, dst, es, gid = 0, [], [], [], [], []
-    for g_i, g in enumerate(graphs):
-        xs.append(g["x"])
-        src.append(g["src"] + off)
-        dst.append(g["dst"] + off)
-        es.append(g["e"])
-        gid.append(np.full(g["n"], g_i))
-        off += g["n"]
-    return {"x": torch.as_tensor(np.concatenate(xs), dtype=torch.float32),  # (N, F)
-            "src": torch.as_tensor(np.concatenate(src), dtype=torch.long),  # (E,)
-            "dst": torch.as_tensor(np.concatenate(dst), dtype=torch.long),  # (E,)
-            "e": torch.as_tensor(np.concatenate(es), dtype=torch.float32),  # (E, De)
-            "gid": np.concatenate(gid), "n": off}
+    ts = [_graph_tensors(torch, g) for g in graphs]
+    ns = [g["n"] for g in graphs]
+    offsets = torch.as_tensor(np.cumsum([0] + ns[:-1]), dtype=torch.long)  # (G,)
+    shift = torch.repeat_interleave(offsets, torch.as_tensor([len(t[1]) for t in ts]))  # (E,)
+    return {"x": torch.cat([t[0] for t in ts]),  # (N, F)
+            "src": torch.cat([t[1] for t in ts]) + shift,  # (E,)
+            "dst": torch.cat([t[2] for t in ts]) + shift,  # (E,)
+            "e": torch.cat([t[3] for t in ts]),  # (E, De)
+            "gid": np.repeat(np.arange(len(graphs)), ns), "n": sum(ns)}
 
 
 def seq_tensor(torch, seqs: list[str]):
@@ -146,7 +154,10 @@ def mp_layer(torch, layer, h, batch, k: int, gate=None):
     """One message-passing layer. ``gate`` maps the message MLP's hidden activations (E, h) to
     edge weights w (E,) (None: all 1). Returns (h', w)."""
     msg = layer["msg"]
-    pre = msg["w_i"](h)[batch["dst"]] + msg["w_j"](h)[batch["src"]] + msg["w_e"](batch["e"])
+    # Gathers by index_select, not h[idx] (issue 27): the same rows, and its backward
+    # (index_add_) sums them in the same order as h[idx]'s accumulating index_put_, faster.
+    pre = (torch.index_select(msg["w_i"](h), 0, batch["dst"])  # (E, h)
+           + torch.index_select(msg["w_j"](h), 0, batch["src"]) + msg["w_e"](batch["e"]))
     hid = torch.relu(pre)  # (E, h)
     m = msg["out"](hid)  # (E, h)
     w = None if gate is None else gate(hid)  # (E,)

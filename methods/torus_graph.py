@@ -35,18 +35,24 @@ Deviations:
    ``minibatch_grad``). Same value as the per-sample VJP, same O(B d^2) cost per iteration.
 3. numpy on one CPU core instead of JAX on a GPU. The minibatch products run in complex64
    (float32, JAX's default precision as in the authors' code); H_hat, the Adam state and phi
-   are float64. exp(i theta) is computed once for the whole data set (O(n d) memory, the size
-   of the data) and gathered per minibatch.
+   are float64. [exp(i theta), exp(-i theta)] is computed once for the whole data set (O(n d)
+   memory, the size of the data) and gathered per minibatch. The minibatch loss, used only for
+   the trace, is computed every ``trace_every`` iterations (issue 27: the same numbers, less CPU;
+   tests/test_torus_graph.py checks phi and the trace bit for bit against the plain loop).
 4. The group-lasso term uses phi / max(||group||, 1e-12) as its gradient at a zero group.
 
 Mutants for foils (not the paper's method; the default mutant="" is the method above, unchanged):
   "no_coupling": the couplings are held at 0 and SSM fits only the 2d single-angle terms, i.e.
   independent von Mises marginals, the model the torus graph's couplings extend. With the
   couplings at 0 every conditional coefficient is c = a, so the minibatch gradient of the
-  diagonal costs O(B d) per iteration (``diagonal_grad``). It returns a finite phi at every d.
+  diagonal costs O(B d) per iteration (``diagonal_grad``); the couplings' gradient and Adam
+  moments stay exactly 0, so Adam steps the 2d diagonal terms alone (issue 27; until then it
+  stepped the whole phi, an O(d^2) term in the mutant's iteration, with the same phi). It returns
+  a finite phi at every d.
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import ClassVar
@@ -54,7 +60,6 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
-from claimbench.datasets.torus_graph_samples import complex_params
 
 
 def h_hat(X: np.ndarray) -> np.ndarray:
@@ -69,10 +74,61 @@ def h_hat(X: np.ndarray) -> np.ndarray:
 
 def group_norms(phi: np.ndarray) -> np.ndarray:
     """(d, d) symmetric: ||(phi_ij, phi_ji)||_2 for i != j, 0 on the diagonal."""
-    sq = np.sum(phi ** 2, axis=-1)  # (d, d)
+    sq = phi[..., 0] ** 2 + phi[..., 1] ** 2  # (d, d), = np.sum(phi ** 2, -1) bit for bit
     g = np.sqrt(sq + sq.T)
     np.fill_diagonal(g, 0.0)
     return g
+
+
+@functools.cache
+def _upper_mask(d: int) -> np.ndarray:
+    """(d, d) read-only boolean mask of the strictly upper triangle."""
+    iu = np.triu(np.ones((d, d), dtype=bool), 1)
+    iu.flags.writeable = False
+    return iu
+
+
+def conditional_matrix(phi: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """a (d,) and K = [Psym; Ql + Ql^H] (2d, d) of ``complex_params(phi)``, cast to ``dtype``:
+    c = a + [z, conj z] K. Entries are selected, not summed with the zero triangles."""
+    d = phi.shape[0]
+    iu = _upper_mask(d)
+    w = phi[..., 0] - 1j * phi[..., 1]  # (d, d), as in complex_params
+    K = np.zeros((2 * d, d), dtype=dtype)  # (2d, d), zero diagonals
+    np.copyto(K[:d], w, where=iu, casting="same_kind")  # Psym above the diagonal
+    np.copyto(K[:d], w.T, where=iu.T, casting="same_kind")  # and below
+    np.copyto(K[d:], w, where=iu.T, casting="same_kind")  # Ql
+    np.copyto(K[d:], np.conj(w.T), where=iu, casting="same_kind")  # Ql^H
+    return np.diagonal(w).astype(dtype), K
+
+
+def pair_grad(ZZ: np.ndarray, phi: np.ndarray, H: np.ndarray, l1_reg: float,
+              with_loss: bool = True) -> tuple[float | None, np.ndarray]:
+    """``minibatch_grad`` on ZZ = [Z, conj Z] (B, 2d), Z = exp(i theta) of the minibatch; the
+    loss (None unless ``with_loss``) costs O(B d + d^2) more and is only needed for the trace."""
+    B, d = ZZ.shape[0], phi.shape[0]
+    Z = ZZ[:, :d]  # (B, d)
+    a, K = conditional_matrix(phi, ZZ.dtype)
+    C = ZZ @ K  # (B, d)
+    C += a  # conditional coefficients
+    np.multiply(C, Z, out=C)
+    V = np.negative(C.imag)  # (B, d) scores
+    W = Z * V  # (B, d)
+    M = ZZ.T @ W  # (2d, d): [Z^T W; Z^H W]
+    Mu, Ml = M[:d], M[d:]
+    T = np.where(_upper_mask(d), Mu + Mu.T, Ml - np.conj(Ml.T))  # (d, d)
+    T[np.diag_indices(d)] = W.sum(axis=0)
+    grad = np.stack([-T.imag, T.real], axis=-1) / B - H  # (d, d, 2)
+    loss = None
+    if with_loss:
+        loss = float(-np.sum(phi * H) + 0.5 * np.mean(np.sum(V.astype(np.float64) ** 2, axis=1)))
+    if l1_reg > 0.0:
+        g = group_norms(phi)  # (d, d)
+        if with_loss:
+            loss += l1_reg * float(np.sum(np.tril(g, -1)))
+        inv = np.where(g > 0.0, 1.0 / np.maximum(g, 1e-12), 0.0)  # (d, d), 0 on the diagonal
+        grad += l1_reg * phi * inv[..., None]
+    return loss, grad
 
 
 def minibatch_grad(Xb: np.ndarray | None, phi: np.ndarray, H: np.ndarray, l1_reg: float = 0.0,
@@ -86,25 +142,21 @@ def minibatch_grad(Xb: np.ndarray | None, phi: np.ndarray, H: np.ndarray, l1_reg
     below (Z^H W)_ij - conj(Z^H W)_ji, diagonal sum_s W_si. ``Zb`` = exp(i Xb) if precomputed.
     """
     Z = np.exp(1j * Xb) if Zb is None else Zb  # (B, d)
-    B, d = Z.shape
-    a, Psym, Ql = complex_params(phi)
-    ZZ = np.concatenate([Z, np.conj(Z)], axis=1)  # (B, 2d)
-    K = np.concatenate([Psym, Ql + np.conj(Ql.T)], axis=0).astype(Z.dtype)  # (2d, d)
-    C = ZZ @ K + a.astype(Z.dtype)  # (B, d) conditional coefficients
-    V = -np.imag(C * Z)  # (B, d) scores
-    W = Z * V  # (B, d)
-    M = ZZ.T @ W  # (2d, d): [Z^T W; Z^H W]
-    Mu, Ml = M[:d], M[d:]
-    T = np.triu(Mu + Mu.T, 1) + np.tril(Ml - np.conj(Ml.T), -1)  # (d, d)
-    T[np.diag_indices(d)] = W.sum(axis=0)
-    grad = np.stack([-T.imag, T.real], axis=-1) / B - H  # (d, d, 2)
-    loss = float(-np.sum(phi * H) + 0.5 * np.mean(np.sum(V.astype(np.float64) ** 2, axis=1)))
-    if l1_reg > 0.0:
-        g = group_norms(phi)  # (d, d)
-        loss += l1_reg * float(np.sum(np.tril(g, -1)))
-        inv = np.where(g > 0.0, 1.0 / np.maximum(g, 1e-12), 0.0)  # (d, d), 0 on the diagonal
-        grad = grad + l1_reg * phi * inv[..., None]
-    return loss, grad
+    return pair_grad(np.concatenate([Z, np.conj(Z)], axis=1), phi, H, l1_reg)
+
+
+def diagonal_step(Zb: np.ndarray, pd: np.ndarray, Hd: np.ndarray,
+                  with_loss: bool = True) -> tuple[float | None, np.ndarray]:
+    """Loss (2) and its gradient (d, 2) in the single-angle terms pd = phi[k, k] (d, 2) when every
+    coupling is 0; Hd = H_hat[k, k] (d, 2). The coupling gradient is 0 (``diagonal_grad``)."""
+    B = Zb.shape[0]
+    a = (pd[:, 0] - 1j * pd[:, 1]).astype(Zb.dtype)  # (d,)
+    V = -np.imag(a * Zb)  # (B, d) scores
+    T = (Zb * V).sum(axis=0)  # (d,)
+    grad = np.stack([-T.imag, T.real], axis=-1) / B - Hd  # (d, 2)
+    if not with_loss:
+        return None, grad
+    return float(-np.sum(pd * Hd) + 0.5 * np.mean(np.sum(V.astype(np.float64) ** 2, axis=1))), grad
 
 
 def diagonal_grad(Zb: np.ndarray, phi: np.ndarray, H: np.ndarray) -> tuple[float, np.ndarray]:
@@ -114,16 +166,27 @@ def diagonal_grad(Zb: np.ndarray, phi: np.ndarray, H: np.ndarray) -> tuple[float
     entries of ``minibatch_grad`` reduce to sum_s W_si, W = Z o V; the coupling entries of the
     returned gradient are 0 (they are held fixed). O(B d) instead of O(B d^2).
     """
-    B, d = Zb.shape
-    diag = np.arange(d)
-    a = (phi[diag, diag, 0] - 1j * phi[diag, diag, 1]).astype(Zb.dtype)  # (d,)
-    V = -np.imag(a * Zb)  # (B, d) scores
-    T = (Zb * V).sum(axis=0)  # (d,)
+    diag = np.arange(phi.shape[0])
+    loss, gd = diagonal_step(Zb, phi[diag, diag], H[diag, diag])
     grad = np.zeros_like(phi)
-    grad[diag, diag] = np.stack([-T.imag, T.real], axis=-1) / B - H[diag, diag]
-    loss = float(-np.sum(phi[diag, diag] * H[diag, diag])
-                 + 0.5 * np.mean(np.sum(V.astype(np.float64) ** 2, axis=1)))
+    grad[diag, diag] = gd
     return loss, grad
+
+
+def adam_step(p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray, t: int, lr: float,
+              beta1: float, beta2: float, eps: float) -> None:
+    """One Adam update of p in place (m, v: its moment estimates, also in place)."""
+    m *= beta1
+    m += (1.0 - beta1) * g
+    v *= beta2
+    v += (1.0 - beta2) * g * g
+    mhat = m / (1.0 - beta1 ** t)
+    vhat = v / (1.0 - beta2 ** t)
+    np.sqrt(vhat, out=vhat)
+    vhat += eps
+    mhat *= lr
+    mhat /= vhat
+    p -= mhat
 
 
 def sm_objective(X: np.ndarray, phi: np.ndarray) -> float:
@@ -163,26 +226,30 @@ class StochasticScoreMatching(Method):
         w0, c0 = time.perf_counter(), time.process_time()
         H = h_hat(X)  # (d, d, 2), once
         Zall = np.exp(1j * X).astype(self._cdtype())  # (n, d): exp(i theta), once
-        phi = np.full((d, d, 2), self.init)
+        diag = np.arange(d)
         if self.mutant == "no_coupling":
-            phi *= np.eye(d)[..., None]  # couplings held at 0
-        m = np.zeros_like(phi)
-        v = np.zeros_like(phi)
+            # couplings held at 0: their gradient and Adam moments stay exactly 0, so only the
+            # 2d single-angle terms are stepped (the same numbers as a full-phi update)
+            data_b, H_run = Zall, H[diag, diag]  # (n, d), (d, 2)
+            p = np.full((d, 2), self.init)  # (d, 2)
+        else:
+            data_b, H_run = np.concatenate([Zall, np.conj(Zall)], axis=1), H  # (n, 2d)
+            p = np.full((d, d, 2), self.init)  # (d, d, 2)
+        m = np.zeros_like(p)
+        v = np.zeros_like(p)
         it_w, it_c = time.perf_counter(), time.process_time()
         steps, losses = [], []
         blk_c, blk_w, blk_start = [], [], (it_c, it_w)
         for t in range(1, self.n_iter + 1):
             idx = rng.integers(0, n, size=self.batch_size)
+            traced = t % self.trace_every == 0 or t == 1
+            batch = np.take(data_b, idx, axis=0)  # (B, d) or (B, 2d)
             if self.mutant == "no_coupling":
-                loss, g = diagonal_grad(Zall[idx], phi, H)
+                loss, g = diagonal_step(batch, p, H_run, traced)
             else:
-                loss, g = minibatch_grad(None, phi, H, self.l1_reg, Zb=Zall[idx])
-            m = self.beta1 * m + (1.0 - self.beta1) * g
-            v = self.beta2 * v + (1.0 - self.beta2) * g * g
-            mhat = m / (1.0 - self.beta1 ** t)
-            vhat = v / (1.0 - self.beta2 ** t)
-            phi = phi - self.lr * mhat / (np.sqrt(vhat) + self.eps)
-            if t % self.trace_every == 0 or t == 1:
+                loss, g = pair_grad(batch, p, H_run, self.l1_reg, traced)
+            adam_step(p, g, m, v, t, self.lr, self.beta1, self.beta2, self.eps)
+            if traced:
                 steps.append(float(t))
                 losses.append(loss)
             if t % self.timing_block == 0:
@@ -190,6 +257,11 @@ class StochasticScoreMatching(Method):
                 blk_c.append((now_c - blk_start[0]) / self.timing_block)
                 blk_w.append((now_w - blk_start[1]) / self.timing_block)
                 blk_start = (now_c, now_w)
+        if self.mutant == "no_coupling":
+            phi = np.zeros((d, d, 2))
+            phi[diag, diag] = p
+        else:
+            phi = p
         end_w, end_c = time.perf_counter(), time.process_time()
         if not blk_c:  # fewer iterations than one block: the whole loop is the only block
             blk_c, blk_w = [(end_c - it_c) / self.n_iter], [(end_w - it_w) / self.n_iter]

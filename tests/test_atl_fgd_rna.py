@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 
 from claimbench.api import Instance
-from claimbench.baselines.knn_message_passing import (KnnMPNN, collate, featurize,
-                                                      init_params, knn_edges, node_features)
+from claimbench.baselines.knn_message_passing import (KnnMPNN, build_encoder, collate,
+                                                      featurize, init_params, knn_edges,
+                                                      mp_layer, node_features)
 from claimbench.baselines.rna_inverse_fold import RNAInverseFold
 from claimbench.benchmarks.atl_fgd_rna import _bp_f1, _macro_f1, _recovery
 from claimbench.datasets.folded_rna import FoldedRNAFamilies, base_pairs, bp_f1, fold
@@ -95,6 +96,53 @@ def test_open_gates_reduce_atl_to_static_knn():
         h_static, _ = static._encode(torch, model, batch)
     assert all(torch.allclose(w, torch.ones_like(w)) for w in ws)
     assert torch.allclose(h_atl, h_static, atol=1e-6)
+
+
+def test_layer_with_index_select_equals_indexing_bit_for_bit():
+    """Issue 27: index_select gathers and tensors converted once per graph must give the same
+    batch, outputs and gradients as numpy concatenation and h[idx] gathers, exactly."""
+    inst = FoldedRNAFamilies(**SMALL).make(2)
+    graphs = [featurize(g["coords"], 16) for g in inst.data["train"]]
+    batch = collate(torch, graphs)
+    offs = np.cumsum([0] + [g["n"] for g in graphs[:-1]])
+    assert torch.equal(batch["x"], torch.as_tensor(np.concatenate([g["x"] for g in graphs]),
+                                                   dtype=torch.float32))
+    assert torch.equal(batch["e"], torch.as_tensor(np.concatenate([g["e"] for g in graphs]),
+                                                   dtype=torch.float32))
+    for key in ("src", "dst"):
+        ref = np.concatenate([g[key] + o for g, o in zip(graphs, offs)])
+        assert batch[key].dtype == torch.long and torch.equal(batch[key], torch.as_tensor(ref))
+    assert torch.equal(collate(torch, graphs)["src"], batch["src"])  # cached tensors reused
+    gate_head = torch.nn.Linear(8, 1)
+
+    def indexed(layer, h):  # the layer as first written, gathers by h[idx]
+        msg = layer["msg"]
+        pre = (msg["w_i"](h)[batch["dst"]] + msg["w_j"](h)[batch["src"]]
+               + msg["w_e"](batch["e"]))
+        hid = torch.relu(pre)
+        w = torch.sigmoid(gate_head(hid))[:, 0]
+        agg = torch.zeros_like(h).index_add_(0, batch["dst"], msg["out"](hid) * w[:, None]) / 16
+        h = layer["norm1"](h + agg)
+        return layer["norm2"](h + layer["ffn"](h)), w
+
+    def ours(layer, h):
+        return mp_layer(torch, layer, h, batch, 16, lambda hid: torch.sigmoid(gate_head(hid))[:, 0])
+
+    for hidden in (8, 32):
+        layer = build_encoder(torch, hidden, 1)["layers"][0]
+        init_params(torch, layer, torch.Generator().manual_seed(1))
+        gate_head = torch.nn.Linear(hidden, 1)
+        h0 = torch.randn(batch["n"], hidden, generator=torch.Generator().manual_seed(2))
+        got = []
+        for fn in (indexed, ours):
+            layer.zero_grad()
+            gate_head.zero_grad()
+            h = h0.clone().requires_grad_()
+            out, w = fn(layer, h)
+            (out.square().sum() + w.sum()).backward()
+            got.append([out.detach(), h.grad] + [p.grad.clone() for p in layer.parameters()]
+                       + [gate_head.weight.grad.clone()])
+        assert all(torch.equal(a, b) for a, b in zip(*got))
 
 
 def test_shuffled_teacher_mutant_permutes_within_each_structure():

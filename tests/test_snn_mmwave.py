@@ -7,7 +7,7 @@ from claimbench.baselines.sequence_classifiers import ann_macs
 from claimbench.baselines.spiking_layers import (E_AC_PJ, E_MAC_PJ, beta_for_cutoff, energy_pj,
                                                  lif_cutoff, lif_gain, spiking_classes)
 from claimbench.datasets.radar_sequences import BANDS, RadarSequences, highpass_noise
-from claimbench.methods.snn_mmwave import FrequencyMatchedSNN, matched_cutoff
+from claimbench.methods.snn_mmwave import FrequencyMatchedSNN, _fast_lif_class, matched_cutoff
 
 
 def test_lif_cutoff_matches_scipy_frequency_response():
@@ -53,6 +53,31 @@ def test_inline_lif_equals_snntorch_leaky():
         ref.append(s)
     assert torch.equal(ours, torch.stack(ref))
     assert 0 < lif.spikes < ours.numel()
+
+
+@pytest.mark.parametrize("analog", [False, True])
+@pytest.mark.parametrize("threshold", [1.0, 0.7])
+def test_hand_written_bptt_equals_autograd_through_the_shared_lif(analog, threshold):
+    # issue 27: the method's LIF runs its BPTT by hand; spikes, gradients and the spike count
+    # must equal autograd through baselines/spiking_layers.LIF bit for bit
+    import torch
+
+    g = torch.Generator().manual_seed(3)
+    cur = (torch.randn(48, 6, 7, generator=g) * 1.5).requires_grad_()  # (T, B, H)
+    w = torch.randn(48, 6, 7, generator=g)
+    got = []
+    for cls in (spiking_classes(), _fast_lif_class()):
+        cur.grad = None
+        lif = cls(0.8, threshold, analog)
+        out = lif(cur)
+        (out * w).sum().backward()
+        lif.eval()
+        with torch.no_grad():
+            lif(cur)
+        got.append((out.detach(), cur.grad.clone(), lif.spikes, lif.events))
+    (o1, g1, s1, e1), (o2, g2, s2, e2) = got
+    assert torch.equal(o1, o2) and torch.equal(g1, g2) and (s1, e1) == (s2, e2)
+    assert 0 < s1 < e1 and g1.abs().sum() > 0
 
 
 def test_analog_twin_is_leaky_relu_filter():

@@ -203,6 +203,53 @@ def test_no_coupling_mutant_is_ssm_restricted_to_the_diagonal():
         StochasticScoreMatching(mutant="nope").run(data, 0)
 
 
+def _plain_ssm(X: np.ndarray, m: StochasticScoreMatching, seed: int) -> tuple:
+    """SSM as first written (issue 27 reference): complex_params sums, the loss at every step,
+    Adam on the whole phi (couplings included for the mutant, their gradient 0)."""
+    n, d = X.shape
+    rng, H = np.random.default_rng(seed), h_hat(X)
+    Zall = np.exp(1j * X).astype(np.complex64)
+    phi = np.full((d, d, 2), m.init) * (np.eye(d)[..., None] if m.mutant else 1.0)
+    mom, var, losses = np.zeros_like(phi), np.zeros_like(phi), []
+    for t in range(1, m.n_iter + 1):
+        Z = Zall[rng.integers(0, n, size=m.batch_size)]  # (B, d)
+        if m.mutant:
+            loss, g = diagonal_grad(Z, phi, H)
+        else:
+            a, Psym, Ql = complex_params(phi)
+            ZZ = np.concatenate([Z, np.conj(Z)], axis=1)
+            K = np.concatenate([Psym, Ql + np.conj(Ql.T)], axis=0).astype(Z.dtype)
+            V = -np.imag((ZZ @ K + a.astype(Z.dtype)) * Z)
+            W = Z * V
+            M = ZZ.T @ W
+            T = np.triu(M[:d] + M[:d].T, 1) + np.tril(M[d:] - np.conj(M[d:].T), -1)
+            T[np.diag_indices(d)] = W.sum(axis=0)
+            g = np.stack([-T.imag, T.real], axis=-1) / m.batch_size - H
+            gn = np.sqrt(np.sum(phi ** 2, -1) + np.sum(phi ** 2, -1).T) * (1 - np.eye(d))
+            loss = float(-np.sum(phi * H) + 0.5 * np.mean(np.sum(V.astype(np.float64) ** 2, 1))
+                         + m.l1_reg * np.sum(np.tril(gn, -1)))
+            g = g + m.l1_reg * phi * np.where(gn > 0, 1.0 / np.maximum(gn, 1e-12), 0.0)[..., None]
+        mom = m.beta1 * mom + (1.0 - m.beta1) * g
+        var = m.beta2 * var + (1.0 - m.beta2) * g * g
+        phi = phi - m.lr * (mom / (1.0 - m.beta1 ** t)) / (
+            np.sqrt(var / (1.0 - m.beta2 ** t)) + m.eps)
+        if t % m.trace_every == 0 or t == 1:
+            losses.append(loss)
+    return phi, losses
+
+
+@pytest.mark.parametrize("mutant", ["", "no_coupling"])
+def test_fast_ssm_loop_equals_the_plain_one_bit_for_bit(mutant):
+    # issue 27: selected (not summed) triangles, the loss only where traced, Adam in place and
+    # on the diagonal alone for the mutant must not change a single bit of phi or of the trace
+    X = TorusGraphSamples(d=7, n=150, sweeps=4).make(2).data["X"]
+    m = StochasticScoreMatching(n_iter=60, batch_size=32, trace_every=7, mutant=mutant)
+    phi, losses = _plain_ssm(X, m, 5)
+    out = m.run({"X": X}, 5)
+    np.testing.assert_array_equal(out["phi"], phi)
+    assert out["traces"]["loss_vs_iter"]["y"] == losses
+
+
 def test_dataset_is_seeded_and_sparse():
     ds = TorusGraphSamples(d=6, n=50, sweeps=3)
     a, b = ds.make(0), ds.make(0)
