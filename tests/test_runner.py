@@ -225,3 +225,24 @@ def test_many_benchmarks_run_heaviest_first(tmp_path):
     cost.write_text('{"a": 1.0, "b": 30.5, "c": 2.0}')
     assert heaviest_first(["a", "b", "c", "new"], cost) == ["new", "b", "c", "a"]
     assert heaviest_first(["a", "b"], tmp_path / "absent.json") == ["a", "b"]
+
+
+def test_a_cell_that_does_not_apply_makes_no_data():
+    from claimbench.api import cfg as config
+    from claimbench.worker import execute
+
+    made = []
+
+    class Counted(tb.Noise):
+        def make(self, seed):
+            made.append(seed)
+            return super().make(seed)
+
+    class Picky(tb.MeanEstimator):
+        def applies_to(self, dataset):
+            return "only n=40" if dataset.n != 40 else None
+
+    bench = tb.make_bench(datasets=(config(Counted, n=10),), methods=(config(Picky),), seeds=1)
+    (cell,) = select_cells(bench, "quick")
+    assert execute(bench, cell)["status"] == "not_applicable"
+    assert made == []

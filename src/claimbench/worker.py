@@ -150,12 +150,13 @@ def execute(bench: Benchmark, cell: Cell, keep_outputs: bool = False) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     res: dict = {"status": "ok", "error": None, "metrics": {}, "traces": {}}
     try:
-        dataset, inst = _instance(cell)
         method = cell.method.build()
-        reason = method.applies_to(dataset)
+        # decided on the dataset's configuration: a cell that does not apply makes no data
+        reason = method.applies_to(cell.dataset.build())
         if reason:
             res.update(status="not_applicable", error=str(reason))
         else:
+            _, inst = _instance(cell)
             out = method.run(inst.data, cell.method_seed)
             if keep_outputs:
                 res["outputs"] = out
