@@ -145,19 +145,28 @@ def train_denoiser(x_np: np.ndarray, cfg: EDMConfig, seed: int, key: dict):
     return model
 
 
+def initial_noise(n: int, dim: int, sigma_max: float, seed: int):
+    """The sampler's start x ~ N(0, sigma_max^2 I), (n, dim), from a generator seeded by seed."""
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn((n, dim), generator=g) * float(sigma_max)  # (n, D)
+
+
 def dps_sample(model, n: int, dim: int, sigmas: np.ndarray, loss_fn, seed: int,
-               update: str = "gradient", lr=None, betas=(0.9, 0.999), eps: float = 1e-8):
+               update: str = "gradient", lr=None, betas=(0.9, 0.999), eps: float = 1e-8,
+               x_start=None):
     """EDM Euler sampling with a guidance step per noise level.
 
     ``loss_fn(x0_hat) -> scalar`` is the guidance objective (already weighted). ``update``:
     "gradient" subtracts its gradient w.r.t. x_t from x_{t+1} (DPS / DiffusionPDE); "adam"
     feeds that gradient to an Adam optimiser acting on x_{t+1} with per-coordinate step
-    sizes ``lr`` (D,) (PISD); "none" samples the unconditional prior.
+    sizes ``lr`` (D,) (PISD); "none" samples the unconditional prior. ``x_start`` (n, D), if
+    given, replaces the start ``initial_noise(n, dim, sigmas[0], seed)``.
     """
     import torch
 
-    g = torch.Generator().manual_seed(seed)
-    x = torch.randn((n, dim), generator=g) * float(sigmas[0])  # (n, D)
+    x = initial_noise(n, dim, sigmas[0], seed) if x_start is None else x_start  # (n, D)
     m = torch.zeros_like(x)
     v = torch.zeros_like(x)
     lr_t = None if lr is None else torch.as_tensor(lr, dtype=torch.float32)[None, :]  # (1, D)
@@ -275,18 +284,33 @@ class GridDPS(Method):
         dim = x_train.shape[1]
         sigmas = edm_sigmas(self.sample_steps, self.sigma_min, self.sigma_max, self.rho)
         out = {"latent_dim": dim}
-        cpu = []
-        for name, task in data["tasks"].items():
-            loss, update, lr, betas = self.guidance(rep, task)
-            b = task["mask"].shape[0]
-            t0 = time.process_time()
-            x = dps_sample(model, b, dim, sigmas, loss, derive_seed("sample", seed, name),
-                           update=update, lr=lr, betas=betas)
-            cpu.append((time.process_time() - t0) / b)
+        # Both tasks are sampled in one batch, each from its own start noise and with its own
+        # loss on its own rows: the denoiser and the updates act row by row, so every sample is
+        # what it would be alone (bit for bit at the quick grid's sizes, claimbench verify; a
+        # BLAS may pick another kernel for another batch size, a round-off difference), and
+        # the per-step overhead is paid once.
+        names = list(data["tasks"])
+        guides = [self.guidance(rep, data["tasks"][k]) for k in names]  # (loss, update, lr, betas)
+        _, update, lr, betas = guides[0]
+        if not all(g[1] == update and g[3] == betas and np.array_equal(g[2], lr) for g in guides):
+            raise ValueError("tasks sampled together need the same update rule and step sizes")
+        edges = np.cumsum([0] + [len(data["tasks"][k]["mask"]) for k in names])  # row ranges
+        x_start = torch.cat([initial_noise(b - a, dim, sigmas[0], derive_seed("sample", seed, k))
+                             for k, a, b in zip(names, edges[:-1], edges[1:])])  # (n_all, D)
+
+        def loss(x0):
+            parts = [g[0](x0[a:b]) for g, a, b in zip(guides, edges[:-1], edges[1:])]
+            return sum(parts[1:], parts[0])
+
+        t0 = time.process_time()
+        x = dps_sample(model, int(edges[-1]), dim, sigmas, loss, 0, update=update, lr=lr,
+                       betas=betas, x_start=x_start)
+        cpu = (time.process_time() - t0) / int(edges[-1])
+        for k, a, b in zip(names, edges[:-1], edges[1:]):
             with torch.no_grad():
-                a, u = self.decode(rep, x)
-            out[name] = {"a": a.double().numpy(), "u": u.double().numpy()}
+                fa, fu = self.decode(rep, x[a:b])
+            out[k] = {"a": fa.double().numpy(), "u": fu.double().numpy()}
         per_step = 3 * mlp_flops(model.dims) + self.guidance_flops(rep)
         out["flops_per_sample"] = float(self.sample_steps * per_step)
-        out["sec_per_sample"] = float(np.mean(cpu))
+        out["sec_per_sample"] = float(cpu)
         return out

@@ -15,6 +15,7 @@ and in the chaos features (order 1: linear in the noise coordinates xi).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -41,7 +42,8 @@ def gaussian_coordinates(dW: np.ndarray, T: float, K: int) -> np.ndarray:
     return xi.reshape(len(dW), -1)
 
 
-def multi_indices(d: int, order: int) -> list[tuple[int, ...]]:
+@functools.cache
+def multi_indices(d: int, order: int) -> tuple[tuple[int, ...], ...]:
     """All alpha in N^d with |alpha| <= order, ordered by degree (alpha = 0 first)."""
     out = []
     for deg in range(order + 1):
@@ -50,7 +52,20 @@ def multi_indices(d: int, order: int) -> list[tuple[int, ...]]:
             for i in combo:
                 alpha[i] += 1
             out.append(tuple(alpha))
-    return out
+    return tuple(out)
+
+
+@functools.cache
+def _factors(d: int, order: int) -> tuple[np.ndarray, np.ndarray]:
+    """(n_alpha, order) coordinate and degree of each factor He_p(xi_i) of Xi_alpha, in
+    coordinate order, padded with degree 0 (He_0 = 1, an exact 1.0)."""
+    alphas = multi_indices(d, order)
+    coord = np.zeros((len(alphas), max(order, 1)), dtype=int)
+    degree = np.zeros_like(coord)
+    for a, alpha in enumerate(alphas):
+        for j, i in enumerate(np.flatnonzero(alpha)):
+            coord[a, j], degree[a, j] = i, alpha[i]
+    return coord, degree
 
 
 def wick_hermite(xi: np.ndarray, order: int) -> np.ndarray:
@@ -61,11 +76,10 @@ def wick_hermite(xi: np.ndarray, order: int) -> np.ndarray:
     # He_p(xi) / sqrt(p!) for every coordinate and degree p <= order
     table = np.stack([hermite_e.hermeval(xi, np.eye(order + 1)[p]) / math.sqrt(math.factorial(p))
                       for p in range(order + 1)], axis=-1)  # (n, d, order+1)
-    feats = np.ones((n, len(multi_indices(d, order))))
-    for a, alpha in enumerate(multi_indices(d, order)):
-        for i, p in enumerate(alpha):
-            if p:
-                feats[:, a] *= table[:, i, p]
+    coord, degree = _factors(d, order)  # (n_alpha, order) each
+    feats = np.ones((n, len(coord)))
+    for j in range(coord.shape[1]):  # factor by factor, in coordinate order
+        feats *= table[:, coord[:, j], degree[:, j]]  # (n, n_alpha)
     return feats
 
 

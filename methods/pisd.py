@@ -100,18 +100,24 @@ class PISD(GridDPS):
         c = np.stack([np.einsum("ji,bil,kl->bjk", s, f, s) for f in (a, u)], axis=1)  # (B,2,K,K)
         return ((c - rep["mu"]) / rep["sd"]).reshape(len(a), 2 * k * k)
 
-    def _coeffs(self, rep, x):
+    @staticmethod
+    def _tensors(rep) -> tuple:
+        """(S, sd, mu) of the representation as float32 tensors (made once per guidance loss,
+        not at every sampling step)."""
         import torch
 
+        return tuple(torch.as_tensor(rep[key], dtype=torch.float32) for key in ("S", "sd", "mu"))
+
+    def _coeffs(self, rep, x, tensors=None):
+        _, sd, mu = tensors or self._tensors(rep)
         k = rep["k"]
-        c = x.reshape(-1, 2, k, k) * torch.as_tensor(rep["sd"], dtype=torch.float32)
-        return c + torch.as_tensor(rep["mu"], dtype=torch.float32)  # (B, 2, K, K)
+        c = x.reshape(-1, 2, k, k) * sd
+        return c + mu  # (B, 2, K, K)
 
-    def decode(self, rep, x):
-        import torch
-
-        s = torch.as_tensor(rep["S"], dtype=torch.float32)  # (K, n)
-        c = self._coeffs(rep, x)  # (B, 2, K, K)
+    def decode(self, rep, x, tensors=None):
+        tensors = tensors or self._tensors(rep)
+        s = tensors[0]  # (K, n)
+        c = self._coeffs(rep, x, tensors)  # (B, 2, K, K)
         f = s.T @ c @ s  # (B, 2, n, n)
         return f[:, 0], f[:, 1]
 
@@ -126,12 +132,13 @@ class PISD(GridDPS):
         var_obs, var_a = float(rep["var"][ch]), float(rep["var"][0])
         zeta_pde = 0.0 if self.mutant == "no_pde" else self.zeta_pde
         n2 = rep["n"] ** 2
+        tensors = self._tensors(rep)
 
         def loss(x0):
-            a, u = self.decode(rep, x0)
+            a, u = self.decode(rep, x0, tensors)
             f = a if ch == 0 else u
             l_obs = n2 * (mask * (f - y)).pow(2).flatten(1).sum(1) / n_obs / var_obs  # (B,)
-            c = self._coeffs(rep, x0)
+            c = self._coeffs(rep, x0, tensors)
             l_pde = (lam * c[:, 1] - c[:, 0]).pow(2).flatten(1).sum(1) / var_a  # (B,)
             return (self.zeta_obs * l_obs + zeta_pde * l_pde).sum()
 

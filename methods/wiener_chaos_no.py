@@ -166,10 +166,16 @@ class WCENO(Method):
         def predict(x0, dW):
             feats = chaos_features(gaussian_coordinates(dW, spec["T"], self.n_basis), self.order,
                                    self.mutant, frng)
-            G = torch.as_tensor(self._grid_inputs(spec, x0))
             F = torch.as_tensor(feats.astype(np.float32))
-            out = torch.cat([contract(model(G[i:i + 256]), F[i:i + 256])
-                             for i in range(0, len(G), 256)])
+            # The coefficients depend on the initial condition only: one operator pass per
+            # distinct one (a row's values do not depend on the rest of the batch: bit for bit
+            # at the quick grid's sizes, claimbench verify), then the same per-path
+            # contraction, in the same 256-path chunks.
+            ics, inv = np.unique(x0.reshape(len(x0), -1), axis=0, return_inverse=True)
+            coef = model(torch.as_tensor(self._grid_inputs(spec, ics.reshape(-1, *x0.shape[1:]))))
+            inv = torch.as_tensor(inv.ravel())  # (n,) row of each path's initial condition
+            out = torch.cat([contract(coef[inv[i:i + 256]], F[i:i + 256])
+                             for i in range(0, len(F), 256)])
             return out.numpy().astype(float) * std + mean
 
         rng = np.random.default_rng(derive_seed(seed, "law_noise"))

@@ -168,3 +168,32 @@ def test_mutants_and_flops_on_a_tiny_instance(tmp_path, monkeypatch):
     assert not np.allclose(nopde["forward"]["u"], out["forward"]["u"])
     with pytest.raises(ValueError):
         PISD(mutant="nonsense")
+
+
+def test_tasks_sampled_together_equal_each_sampled_alone(tmp_path, monkeypatch):
+    # run() samples both tasks in one batch; every row must be what sampling its task alone
+    # (its own start noise, its own loss) gives: up to round-off, since at these tiny sizes the
+    # BLAS may pick another kernel for another batch size (bit for bit at the quick grid's).
+    import torch
+
+    from claimbench.baselines.edm_dps import EDMConfig, train_denoiser
+    from claimbench.grid import derive_seed
+
+    monkeypatch.setenv("CLAIMBENCH_CHECKPOINTS", str(tmp_path))
+    inst = PoissonDirichlet(n=8, n_train=128, n_test=2, obs_frac=0.1).make(7)
+    for m in (PISD(keep=4, width=32, depth=2, train_steps=20, sample_steps=10),
+              GridDPS(width=32, depth=2, train_steps=20, sample_steps=10)):
+        out = m.run(inst.data, 0)
+        rep = m.fit_representation(inst.data)
+        x_train = m.encode(rep, inst.data["train_a"], inst.data["train_u"])
+        edm = EDMConfig(width=m.width, depth=m.depth, train_steps=m.train_steps)
+        model = train_denoiser(x_train, edm, derive_seed("train", 0), m.model_key())  # cached
+        sigmas = edm_sigmas(m.sample_steps, m.sigma_min, m.sigma_max, m.rho)
+        for name, task in inst.data["tasks"].items():
+            loss, update, lr, betas = m.guidance(rep, task)
+            x = dps_sample(model, len(task["mask"]), x_train.shape[1], sigmas, loss,
+                           derive_seed("sample", 0, name), update=update, lr=lr, betas=betas)
+            with torch.no_grad():
+                a, u = m.decode(rep, x)
+            np.testing.assert_allclose(out[name]["a"], a.double().numpy(), rtol=1e-4, atol=1e-6)
+            np.testing.assert_allclose(out[name]["u"], u.double().numpy(), rtol=1e-4, atol=1e-6)

@@ -134,6 +134,35 @@ def test_wick_hermite_features_are_orthonormal():
     np.testing.assert_allclose(F.T @ (W[:, None] * F), np.eye(F.shape[1]), atol=1e-10)
 
 
+
+def test_wick_hermite_equals_the_product_over_each_multi_index():
+    from numpy.polynomial.hermite_e import hermeval
+
+    xi = np.random.default_rng(8).standard_normal((20, 4)) * 2
+    for order in (0, 1, 2, 3):
+        F = wick_hermite(xi, order)
+        for a, alpha in enumerate(multi_indices(4, order)):
+            ref = np.ones(len(xi))
+            for i, p in enumerate(alpha):  # coordinate order, as the features are documented
+                if p:  # He_p / sqrt(p!)
+                    he = hermeval(xi[:, i], np.eye(order + 1)[p])
+                    ref *= he / math.sqrt(math.factorial(p))
+            np.testing.assert_array_equal(F[:, a], ref)
+
+
+def test_mode_matmul_is_the_per_mode_product():
+    import torch
+
+    from claimbench.baselines.fourier_neural_operator import mode_matmul
+
+    g = torch.Generator().manual_seed(0)
+    for modes in ((8,), (3, 5)):
+        xf = torch.randn(6, 4, *modes, dtype=torch.cfloat, generator=g)
+        w = torch.randn(4, 7, *modes, dtype=torch.cfloat, generator=g)
+        sub = "xy"[:len(modes)]
+        ref = torch.einsum(f"bi{sub},io{sub}->bo{sub}", xf, w)
+        torch.testing.assert_close(mode_matmul(xf, w), ref, rtol=1e-6, atol=1e-6)
+
 def test_gaussian_coordinates_of_brownian_increments_are_standard_normal():
     spec = spec_of("phi41")
     dW = sample_noise(spec, np.random.default_rng(5), 50000)
