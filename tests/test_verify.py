@@ -119,3 +119,29 @@ def test_verify_from_a_store_compares_its_cells_without_running(committed, capsy
         con.execute("update cells set metrics=? where identity=?", (json.dumps(m), ident))
     code, out = _verify(folder, capsys, "--from-store", str(fresh))
     assert code == 1 and "1 metric values drift" in out
+
+
+def test_a_clock_reading_beyond_its_tolerance_is_counted_apart(committed, capsys, monkeypatch,
+                                                               tmp_path):
+    import dataclasses
+
+    from claimbench import cli
+
+    folder, _ = committed
+    altered = tmp_path / "altered"
+    altered.mkdir()
+    df = pd.read_parquet(folder / "cells.parquet")
+    col = next(c for c in df.columns if c.startswith("metric:") and df[c].notna().any())
+    i = df[col].first_valid_index()
+    df.loc[i, col] = df.loc[i, col] * 10 + 1.0
+    df.to_parquet(altered / "cells.parquet", index=False)
+    (altered / "runs.json").write_text((folder / "runs.json").read_text())
+    name = col.split(":", 1)[1]
+    real = cli._bench
+    monkeypatch.setattr(cli, "_bench", lambda s: dataclasses.replace(
+        real(s), nondeterministic={name: 0.5}))
+    monkeypatch.chdir(tmp_path)
+    code, out = _verify(altered, capsys)
+    assert code == 1
+    assert "0 metric values drift, 1 clock readings beyond their tolerance" in out
+    assert f"clock {name} committed" in out

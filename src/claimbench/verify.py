@@ -36,6 +36,9 @@ class Drift:
     slug: str
     cells: int = 0  # cells re-run
     metric_drift: list[tuple] = field(default_factory=list)  # (cell, metric, committed, now, tol)
+    # declared nondeterministic (clock readings) and beyond their tolerance: still drift, counted
+    # apart, since they move with the machine's load rather than with the code
+    clock_drift: list[tuple] = field(default_factory=list)
     tolerated: list[tuple] = field(default_factory=list)  # nondeterministic, within tolerance
     failed: list[tuple] = field(default_factory=list)  # (cell, status, error)
     moved: list[tuple] = field(default_factory=list)  # (claim, committed, now)
@@ -44,7 +47,7 @@ class Drift:
 
     @property
     def broken(self) -> bool:
-        return bool(self.metric_drift or self.failed or self.moved)
+        return bool(self.metric_drift or self.clock_drift or self.failed or self.moved)
 
 
 def _close(a, b, rtol: float, atol: float = 0.0) -> bool:
@@ -111,7 +114,8 @@ def compare_cells(bench, picked: list[dict], fresh: dict[str, dict], same_cpu: b
                 if m.name in tolerance and not _close(a, b, 0.0):
                     drift.tolerated.append((name, m.name, a, b, rtol))
                 continue
-            drift.metric_drift.append((name, m.name, a, b, rtol))
+            (drift.clock_drift if m.name in tolerance else drift.metric_drift).append(
+                (name, m.name, a, b, rtol))
 
 
 def rejudge(bench, committed: list[dict], fresh: dict[str, dict], drift: Drift,
@@ -164,6 +168,7 @@ def _g(v) -> str:
 
 def format_drift(d: Drift) -> list[str]:
     head = (f"{d.slug}: {d.cells} cells re-run; {len(d.metric_drift)} metric values drift, "
+            f"{len(d.clock_drift)} clock readings beyond their tolerance, "
             f"{len(d.failed)} cells failed, {len(d.moved)} verdicts moved, "
             f"{len(d.estimates)} estimates moved, {len(d.foils_moved)} foil verdicts moved"
             + (f", {len(d.tolerated)} nondeterministic values within tolerance"
@@ -171,6 +176,8 @@ def format_drift(d: Drift) -> list[str]:
     out = [head]
     out += [f"  cell {c}: {m} committed {_g(a)}, now {_g(b)} (tolerance {t:g})"
             for c, m, a, b, t in d.metric_drift]
+    out += [f"  cell {c}: clock {m} committed {_g(a)}, now {_g(b)} (tolerance {t:g})"
+            for c, m, a, b, t in d.clock_drift]
     out += [f"  cell {c}: {s} {e[-200:]}" for c, s, e in d.failed]
     out += [f"  claim {c}: verdict {a} -> {b} (fragile)" for c, a, b in d.moved]
     out += [f"  claim {c}: estimate {_g(a)} -> {_g(b)}" for c, a, b in d.estimates]
