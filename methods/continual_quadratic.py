@@ -3,8 +3,12 @@
 Paper: "On the Theory of Continual Learning with Gradient Descent for Neural Networks",
 H. Taheri, A. Ghosh, A. Mazumdar. arXiv 2510.05573, https://arxiv.org/abs/2510.05573
 (v2; ICML 2026, PMLR v306). Read: the abstract, the table of contents and the caption of
-Fig. 1 (K = 3 tasks, n = 2500 / 5000 per task, per-task test error vs iterations). The
-theorem statements, constants, initialisation and step size were NOT available to us.
+Fig. 1 (K = 3 tasks, n = 2500 / 5000 per task, per-task test error vs iterations); of the full
+text (arXiv v1 HTML, arxiv.org/html/2510.05573v1, the copy in our pages corpus) only its
+abstract and the opening paragraph of Sec. 1.1 (Motivation), where that copy ends (searched for
+the theorems, the stability result and the contributions, 2026-12-06, issue 29). The theorem
+statements, their parameter dependencies, constants, initialisation and step size were NOT
+available to us.
 
 Implemented (numbering ours):
   (1) Network  f_W(x) = sum_{j<=m} a_j (w_j . x)^2,  a_j = +1/m (first half), -1/m (rest),
@@ -52,6 +56,10 @@ Mutants for foils (not the paper's method; the default mutant="" is the method a
   later task instead of summing its T steps (the factor T dropped), so dM_k and B_k are about T
   times too small. A bound check that this wrong bound also passes cannot tell a valid bound
   from an invalid one.
+  "replay": full rehearsal, a sequential learner that should not forget (issue 29). Stage k runs
+  the same T GD steps from W^(k-1), on tasks 1..k pooled (pooled_stages) instead of task k
+  alone; forgetting (5) is measured as for the method. A dependence of forgetting on m, T, K or
+  n that this learner shows too is not one of forgetting.
 """
 from __future__ import annotations
 
@@ -123,10 +131,20 @@ def gd(W: np.ndarray, a: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, T
     return W, losses, wopt
 
 
+def pooled_stages(train: list) -> list:
+    """Stage k's training set for the replay foil: tasks 1..k pooled, [(X (k n, d), y (k n,))]."""
+    return [(np.concatenate([X for X, _ in train[:k + 1]]),
+             np.concatenate([y for _, y in train[:k + 1]])) for k in range(len(train))]
+
+
 def train_sequential(train: list, W0: np.ndarray, a: np.ndarray, eta: float, T: int,
-                     n_probe: int = 10) -> dict:
-    """Eq. (4). Also records every task's training error at n_probe points per task."""
+                     n_probe: int = 10, fit: list | None = None) -> dict:
+    """Eq. (4). Also records every task's training error at n_probe points per task.
+
+    fit: the set stage k trains on (default: task k's own; the replay foil passes pooled_stages).
+    """
     K = len(train)
+    fit = train if fit is None else fit
     snaps, losses, wopt = [], np.empty((K, T)), np.empty((K, T))
     probe_x, probe_err = [], []
     every = max(1, T // n_probe)
@@ -137,8 +155,8 @@ def train_sequential(train: list, W0: np.ndarray, a: np.ndarray, eta: float, T: 
             probe_err.append([error(W, a, X, y) for X, y in train])
 
     W = W0
-    for k, (X, y) in enumerate(train):
-        W, losses[k], wopt[k] = gd(W, a, X, y, eta, T, probe)
+    for k in range(K):
+        W, losses[k], wopt[k] = gd(W, a, *fit[k], eta, T, probe)
         snaps.append(W.copy())
     probe_x.append(K * T)
     probe_err.append([error(W, a, X, y) for X, y in train])
@@ -219,10 +237,10 @@ class ContinualQuadraticGD(Method):
     init_scale: float = 0.1  # s0 in w_j(0) ~ N(0, s0^2/d I); our choice (paper not read)
     width: int | None = None  # hidden width m; None = the task stream's protocol
     iters: int | None = None  # GD steps per task T; None = the task stream's protocol
-    mutant: str = ""  # foil only: "no_step_sum" = a known-wrong bound (see the header)
+    mutant: str = ""  # foil only: "no_step_sum" (a known-wrong bound), "replay" (see the header)
 
     def run(self, data, seed):
-        if self.mutant not in ("", "no_step_sum"):
+        if self.mutant not in ("", "no_step_sum", "replay"):
             raise ValueError(f"unknown mutant {self.mutant!r}")
         train = data["train"]
         m = self.width or data["protocol"]["width"]
@@ -231,9 +249,11 @@ class ContinualQuadraticGD(Method):
         a = second_layer(m)
         W0 = init_weights(rng, m, train[0][0].shape[1], self.init_scale)
         t0 = time.perf_counter()
-        res = train_sequential(train, W0, a, self.eta, T)
+        fit = pooled_stages(train) if self.mutant == "replay" else train
+        res = train_sequential(train, W0, a, self.eta, T, fit=fit)
         time_s = time.perf_counter() - t0
-        rep = forgetting_report(res["snapshots"], a, train, train, res["losses"], res["wopt"],
+        # the bound's R_l is over what stage l trained on (fit), forgetting over the tasks' sets
+        rep = forgetting_report(res["snapshots"], a, train, fit, res["losses"], res["wopt"],
                                 self.eta, self.mutant)
         traces = {f"task{k + 1}_train_err_vs_iter": {"x": [float(v) for v in res["probe_x"]],
                                                      "y": res["probe_err"][:, k].tolist()}

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from claimbench.baselines.joint_training import JointTraining
-from claimbench.benchmarks.continual_quadratic import BENCHMARK, WRONG_BOUND
+from claimbench.benchmarks.continual_quadratic import BENCHMARK, REPLAY, WRONG_BOUND
 from claimbench.datasets.xor_clusters import XORClusterTasks, orthonormal_means, sample_xor_task
 from claimbench.methods.continual_quadratic import (ContinualQuadraticGD, delta_M_bound, error,
                                                     forgetting, forgetting_report, forward, gd,
                                                     init_weights, logistic, logistic_deriv, loss,
-                                                    loss_and_grad, quad_form, second_layer,
-                                                    train_sequential)
+                                                    loss_and_grad, pooled_stages, quad_form,
+                                                    second_layer, train_sequential)
 from claimbench.testing import run_grid_inline
 
 
@@ -124,6 +124,23 @@ def test_no_step_sum_mutant_drops_the_factor_T():
     assert wrong["bound_train"] < ok["bound_train"]
 
 
+def test_replay_mutant_trains_each_stage_on_the_tasks_so_far():
+    train, _ = _tasks(6, K=3, n=30)
+    stages = pooled_stages(train)
+    assert [X.shape[0] for X, _ in stages] == [30, 60, 90]
+    np.testing.assert_array_equal(stages[2][0][30:60], train[1][0])
+    np.testing.assert_array_equal(stages[2][1][60:], train[2][1])
+    inst = XORClusterTasks(d=8, K=3, n=40, n_test=50, width=8, iters=30).make(1)
+    seq = ContinualQuadraticGD().run(inst.data, 4)
+    rep = ContinualQuadraticGD(mutant="replay").run(inst.data, 4)
+    # stage 1 trains on task 1 alone in both, from the same initialisation: same iterate
+    np.testing.assert_array_equal(rep["snapshots"][0], seq["snapshots"][0])
+    assert not np.array_equal(rep["snapshots"][1], seq["snapshots"][1])
+    # its stage-2 loss trace is the pooled loss of tasks 1-2 (the bound's L_t), at the start
+    X12, y12 = pooled_stages(inst.data["train"])[1]
+    assert rep["losses"][1, 0] == pytest.approx(loss(rep["snapshots"][0], rep["a"], X12, y12))
+
+
 def test_gd_trace_records_loss_and_operator_norm():
     train, _ = _tasks(4)
     X, y = train[0]
@@ -168,7 +185,7 @@ def test_smoke_grid_runs():
         if r["cell"].method.label == "continual_quadratic_gd":
             assert mets["ratio_train"] <= 1.0 and mets["ratio_test"] <= 1.0
             assert mets["bound_test"] > 0
-        elif r["cell"].method.label == WRONG_BOUND:
-            assert mets["bound_test"] > 0
+        elif r["cell"].method.label in (WRONG_BOUND, REPLAY):
+            assert mets["bound_test"] > 0 and mets["test_forgetting"] is not None
         else:
             assert mets["test_forgetting"] is None and mets["final_avg_test_err"] is not None

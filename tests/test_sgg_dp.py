@@ -136,6 +136,17 @@ def test_sequential_composition_and_discrete_hockey_stick():
     assert gaussian_sigma_composed(1.0, 1e-5, 9, "tight") == pytest.approx(3 * analytic_gaussian_sigma(1.0, 1e-5))
 
 
+def test_pure_sequential_foil_is_the_pure_dp_scale_and_noisier_than_sequential():
+    # Each of k invocations at (eps/k, 0): beta = k / eps, so MSE = T (T + 1) (k / eps)^2 (l2 member).
+    for T, eps, k in [(2, 0.5, 2), (3, 1.0, 8)]:
+        pure = calibrate_sgg(eps, 1e-5, T, 0.0, 1.0, k, "pure_sequential", COARSE)["mse"]
+        assert pure == pytest.approx(T * (T + 1) * (k / eps) ** 2, rel=1e-12)
+        # delta > 0 lets the sequential calibration use a larger shift: strictly less noise.
+        assert calibrate_sgg(eps, 1e-5, T, 0.0, 1.0, k, "sequential", COARSE)["mse"] < pure
+    with pytest.raises(ValueError):
+        calibrate_sgg(1.0, 1e-5, 2, 0.0, 2.0, 4, "pure_sequential", COARSE)  # Gaussian: unbounded loss
+
+
 def test_search_is_no_worse_than_its_gaussian_and_l2_members():
     res = search_sgg(0.5, 1e-2, 2, (0.0,), (1.0, 2.0), refine=True, max_refine_evals=10)
     members = {(a, p): m for a, p, m in res["grid"]}
