@@ -61,20 +61,27 @@ def test_verify_finds_nothing_when_nothing_changed(committed, capsys, monkeypatc
     assert "0 metric values drift" in out and "everything reproduced" in out
 
 
-def test_verify_finds_an_altered_committed_value(committed, capsys, monkeypatch, tmp_path):
-    folder, _ = committed
+def _altered(folder, tmp_path, change):
+    """A copy of the committed cells with ``change`` applied to the first value of one metric;
+    returns (folder of the copy, the metric's name)."""
     altered = tmp_path / "altered"
     altered.mkdir()
     df = pd.read_parquet(folder / "cells.parquet")
     col = next(c for c in df.columns if c.startswith("metric:") and df[c].notna().any())
     i = df[col].first_valid_index()
-    df.loc[i, col] = df.loc[i, col] + 1.0
+    df.loc[i, col] = change(df.loc[i, col])
     df.to_parquet(altered / "cells.parquet", index=False)
     (altered / "runs.json").write_text((folder / "runs.json").read_text())
+    return altered, col.split(":", 1)[1]
+
+
+def test_verify_finds_an_altered_committed_value(committed, capsys, monkeypatch, tmp_path):
+    folder, _ = committed
+    altered, name = _altered(folder, tmp_path, lambda v: v + 1.0)
     monkeypatch.chdir(tmp_path)
     code, out = _verify(altered, capsys)
     assert code == 1
-    assert f"{col.split(':', 1)[1]} committed" in out and "1 metric values drift" in out
+    assert f"{name} committed" in out and "1 metric values drift" in out
     json.loads((altered / "runs.json").read_text())  # untouched
 
 
@@ -128,15 +135,7 @@ def test_a_clock_reading_beyond_its_tolerance_is_counted_apart(committed, capsys
     from claimbench import cli
 
     folder, _ = committed
-    altered = tmp_path / "altered"
-    altered.mkdir()
-    df = pd.read_parquet(folder / "cells.parquet")
-    col = next(c for c in df.columns if c.startswith("metric:") and df[c].notna().any())
-    i = df[col].first_valid_index()
-    df.loc[i, col] = df.loc[i, col] * 10 + 1.0
-    df.to_parquet(altered / "cells.parquet", index=False)
-    (altered / "runs.json").write_text((folder / "runs.json").read_text())
-    name = col.split(":", 1)[1]
+    altered, name = _altered(folder, tmp_path, lambda v: v * 10 + 1.0)
     real = cli._bench
     monkeypatch.setattr(cli, "_bench", lambda s: dataclasses.replace(
         real(s), nondeterministic={name: 0.5}))
