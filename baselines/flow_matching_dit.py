@@ -19,7 +19,7 @@ skew-symmetric split of W_Q^T W_K needs).
 Models are trained through the checkpoint cache (``train_cached``): every method of a cell
 (this baseline, its guidance variants, a paper's sampling-time modification) sees the same
 trained weights. Samples are returned as (n, 64) pixel arrays with their class labels. Samples
-are drawn through a content-hashed cache beside the checkpoints (``cached_arrays``, keyed on
+are drawn through a content-hashed cache beside the checkpoints (``claimbench.checkpoints.cached_arrays``, keyed on
 the weights, the sampler's settings, labels, noise and the attention used): a sample that
 several methods need (the vanilla one, alpha = 1 of a sampling-time modification) is drawn
 once per trained model, not once per method, with the same numbers.
@@ -27,16 +27,15 @@ once per trained model, not once per method, with the same numbers.
 from __future__ import annotations
 
 import copy
-import fcntl
 import hashlib
 import math
-import os
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.checkpoints import cached_arrays
 from claimbench.grid import derive_seed
 
 PATCH = 2  # 2x2 patches of the 8x8 digits: 16 tokens of 4 pixels
@@ -201,29 +200,6 @@ def weights_digest(model) -> str:
     for name, t in model.state_dict().items():
         h.update(name.encode() + _digest(t.detach().cpu().numpy()).encode())
     return h.hexdigest()[:32]
-
-
-def cached_arrays(key: dict, compute, sources=()) -> dict:
-    """``compute()`` (a dict of arrays) once per ``key`` and source files of ``sources``, stored
-    as .npz in ``samples/`` of the checkpoint folder. Locked like the checkpoint cache: two
-    workers asking at once compute it once. A cache, not a result: the same key recomputes
-    the same arrays bit for bit."""
-    from claimbench.checkpoints import checkpoint_dir, checkpoint_key
-
-    folder = checkpoint_dir() / "samples"
-    folder.mkdir(parents=True, exist_ok=True)
-    digest = checkpoint_key(key, sources)
-    path = folder / f"{digest}.npz"
-    with open(folder / f"{digest}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even on a crash
-        if path.exists():
-            with np.load(path) as z:
-                return {k: z[k] for k in z.files}
-        out = {k: np.asarray(v) for k, v in compute().items()}
-        tmp = path.with_name(f"{digest}.tmp.npz")
-        np.savez(tmp, **out)
-        os.replace(tmp, path)
-        return out
 
 
 def copy_with_mixers(model, factory):

@@ -358,5 +358,10 @@ BENCHMARK = Benchmark(
                   results_seen=True,
                   rule="issue 27: faster code, same experiment; every non-timing metric of the "
                        "committed quick cells unchanged (claimbench verify)"),
+        Amendment(date="2026-12-06", claims=('c1_alpha1_exact', 'c2_operating_point_more_diverse', 'c3_operating_point_keeps_fidelity', 'c4_excessive_loses_fidelity', 'c5_alpha_raises_diversity', 'c6_alpha_lowers_precision', 'c7_instability_tracks_fidelity'),
+                  what='baselines/flow_matching_dit.py: its array cache (cached_arrays) moved to claimbench.checkpoints beside cached_train, sharing its lock; the baseline imports it (no change to what is computed)',
+                  why="review of the issue-27 change: the cache re-implemented the checkpoint cache's locking and atomic write in a baseline; one shared helper now serves both",
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (claimbench verify)'),
     ),
 )

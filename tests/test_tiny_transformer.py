@@ -183,3 +183,22 @@ def test_checkpoint_reloads_bit_for_bit(tmp_path, chars):
     cached_train({"cfg": cfg.to_dict(), "n": 6}, lambda: build_model(cfg, 0),
                  lambda m: {"trained": True}, folder=tmp_path)
     assert len(list(tmp_path.glob("*.safetensors"))) == 2
+
+
+def test_cached_arrays_computes_once_per_key(tmp_path):
+    import numpy as np
+
+    from claimbench.checkpoints import cached_arrays
+
+    calls = []
+
+    def compute(v):
+        calls.append(v)
+        return {"x": np.arange(3) * v}
+
+    a = cached_arrays({"v": 2}, lambda: compute(2), folder=tmp_path)
+    b = cached_arrays({"v": 2}, lambda: compute(99), folder=tmp_path)  # a hit: not recomputed
+    c = cached_arrays({"v": 3}, lambda: compute(3), folder=tmp_path)
+    assert calls == [2, 3]
+    assert np.array_equal(a["x"], b["x"]) and list(c["x"]) == [0, 3, 6]
+    assert not list(tmp_path.glob("*.tmp.npz"))

@@ -21,6 +21,7 @@ import fcntl
 import inspect
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -68,8 +69,7 @@ def cached_train(key: Mapping[str, Any], build: Callable[[], Any], fit: Callable
     folder.mkdir(parents=True, exist_ok=True)
     digest = checkpoint_key(key, sources)
     weights, meta = folder / f"{digest}.safetensors", folder / f"{digest}.json"
-    with open(folder / f"{digest}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even on a crash
+    with _locked(folder, digest):
         model = build()
         if weights.exists() and meta.exists():
             load_model(model, str(weights))
@@ -82,3 +82,35 @@ def cached_train(key: Mapping[str, Any], build: Callable[[], Any], fit: Callable
         os.replace(tmp_w, weights)
         os.replace(tmp_m, meta)
         return model, history, False
+
+
+@contextmanager
+def _locked(folder: Path, digest: str):
+    """Hold ``<digest>.lock`` in ``folder``: a second worker asking for the same entry waits,
+    then finds it made. Released when the file closes, even on a crash."""
+    with open(folder / f"{digest}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def cached_arrays(key: Mapping[str, Any], compute: Callable[[], dict], sources=(),
+                  folder: Path | None = None) -> dict:
+    """``compute()`` (a dict of arrays) once per ``key`` and the source files of ``sources``,
+    stored as ``<hash>.npz`` in ``samples/`` of the checkpoint folder, locked and written like
+    :func:`cached_train`'s weights. For intermediates that are not a model (a sampler's draws):
+    the same key recomputes the same arrays bit for bit, so the cache changes no result."""
+    import numpy as np
+
+    folder = Path(folder) if folder is not None else checkpoint_dir() / "samples"
+    folder.mkdir(parents=True, exist_ok=True)
+    digest = checkpoint_key(key, sources)
+    path = folder / f"{digest}.npz"
+    with _locked(folder, digest):
+        if path.exists():
+            with np.load(path) as z:
+                return {k: z[k] for k in z.files}
+        out = {k: np.asarray(v) for k, v in compute().items()}
+        tmp = path.with_name(f"{digest}.tmp.npz")
+        np.savez(tmp, **out)
+        os.replace(tmp, path)
+        return out
