@@ -246,3 +246,22 @@ def test_a_cell_that_does_not_apply_makes_no_data():
     (cell,) = select_cells(bench, "quick")
     assert execute(bench, cell)["status"] == "not_applicable"
     assert made == []
+
+
+def test_pool_hands_a_free_worker_the_benchmarks_others_are_running(store, monkeypatch):
+    from claimbench import pool
+
+    seen = []
+    real = pool._Pending.pop
+
+    def pop(self, avoid=frozenset()):
+        seen.append(set(avoid))
+        return real(self, avoid)
+
+    monkeypatch.setattr(pool._Pending, "pop", pop)
+    a, b = tb.make_bench("toy_a"), tb.make_bench("toy_b")
+    cells = select_cells(a, "quick") + select_cells(b, "quick")
+    planned = plan(store, {"toy_a": tb, "toy_b": tb}, cells, False)
+    execute_plan(store, {"toy_a": a, "toy_b": b}, planned, jobs=2)
+    assert seen[0] == set() and {"toy_a"} in seen  # the second worker is told what the first runs
+    assert len(seen) == len(cells)
