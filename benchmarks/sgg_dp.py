@@ -384,7 +384,11 @@ BENCHMARK = Benchmark(
                        "branch that only c7's new foil config runs; no config these claims read computes anything "
                        "different",
                   why="issue 29: the method header says which sections were read; c7's foil (next amendment)",
-                  results_seen=True),
+                  results_seen=True,
+                  rule="issue 29: the method file's provenance header (sections read) and a "
+                       "branch only a foil runs; same experiment, every non-timing metric of the "
+                       "committed quick cells unchanged (compared cell by cell with the previous "
+                       "store: 0 differences)"),
         Amendment(date="2026-12-06",
                   claims=("c7_tight_beats_sequential",),
                   what="foil l2_pure_sequential added (new config in every grid: the l2 mechanism at its pure-DP "
