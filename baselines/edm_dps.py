@@ -10,7 +10,8 @@ and towards PDE consistency by a DPS step (Chung et al., 2023):
     x_{t+1} -= grad_{x_t} [ zeta_obs ||M (x0_hat - y)|| + zeta_pde ||Delta_h u_hat - a_hat|| ]
 
 with M the observation mask, y the observed values and Delta_h the 5-point finite-difference
-Laplacian (DiffusionPDE's Poisson setting). Norms are unsquared as in DiffusionPDE.
+Laplacian (DiffusionPDE's Poisson setting; for Helmholtz, data with ``k2``, the residual is
+Delta_h u_hat + k2 u_hat - a_hat). Norms are unsquared as in DiffusionPDE.
 
 EDM pieces (Karras et al., 2022, Table 1): preconditioning c_skip = sd^2 / (s^2 + sd^2),
 c_out = s sd / sqrt(s^2 + sd^2), c_in = 1 / sqrt(s^2 + sd^2), c_noise = ln(s) / 4; training
@@ -223,10 +224,16 @@ class GridDPS(Method):
     adam_zeta_obs: float = 0.05  # update="adam": PISD's zeta_obs_a, squared losses as PISD's
     adam_zeta_pde: float = 5e-4  # update="adam": PISD's zeta_pde
 
+    def applies_to(self, dataset) -> str | None:
+        if self.update == "adam" and getattr(dataset, "k2", 0.0):
+            return "the Adam-guided grid model is reported on Poisson only (CPU)"
+        return None
+
     # -- representation: standardised pixel values, a then u ---------------------------------
     def fit_representation(self, data) -> dict:
         a, u = data["train_a"], data["train_u"]  # (n_train, n, n) each
-        return {"n": int(data["n"]), "scale": np.array([a.std(), u.std()])}
+        return {"n": int(data["n"]), "scale": np.array([a.std(), u.std()]),
+                "k2": float(data.get("k2", 0.0))}  # Helmholtz (Delta + k2) u = a; 0: Poisson
 
     def encode(self, rep, a, u) -> np.ndarray:
         n = rep["n"]
@@ -250,12 +257,16 @@ class GridDPS(Method):
 
         n_obs = mask.flatten(1).sum(1)  # (B,)
         n2 = rep["n"] ** 2
+        k2 = float(rep.get("k2", 0.0))
 
         def loss(x0):
             a, u = self.decode(rep, x0)
             obs = (a if ch == 0 else u)
             r_obs = (mask * (obs - y) / scale).flatten(1)  # (B, n^2)
-            r_pde = ((fd_laplacian_torch(u) - a) / s_a).flatten(1)  # (B, n^2)
+            lap = fd_laplacian_torch(u)  # (B, n, n)
+            if k2:  # Helmholtz; Poisson's arithmetic untouched
+                lap = lap + k2 * u
+            r_pde = ((lap - a) / s_a).flatten(1)  # (B, n^2)
             if self.update == "adam":  # PISD's squared losses (methods/pisd.py)
                 return (self.adam_zeta_obs * n2 * r_obs.pow(2).sum(1) / n_obs
                         + self.adam_zeta_pde * r_pde.pow(2).sum(1)).sum()

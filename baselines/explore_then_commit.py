@@ -20,8 +20,8 @@ import numpy as np
 from claimbench.api import Method
 from claimbench.baselines.random_coupling import CouplingSampler
 from claimbench.datasets.bandit_transport import PlayLog
-from claimbench.methods.bandit_ot import (RidgeState, coordinates, cost_matrix, coupling_basis,
-                                          entropic_plan)
+from claimbench.methods.bandit_ot import (RidgeState, basis_per_axis, coordinates, cost_matrix,
+                                          coupling_basis, entropic_plan)
 
 
 @dataclass
@@ -30,7 +30,9 @@ class ExploreThenCommitOT(Method):
 
     name: ClassVar[str] = "etc_ot"
     lam: float = 1.0  # ridge parameter (same as oful_ot)
-    max_basis: int | None = 4  # cosines per axis (same model class as oful_ot)
+    basis: str = "fixed"  # truncation K per axis: "fixed" or "horizon" (as oful_ot)
+    smoothness: float = 1.0  # assumed Sobolev order in K(T) (as oful_ot)
+    max_basis: int | None = 4  # cosines per axis when basis="fixed" (as oful_ot)
     explore_scale: float = 1.0  # constant in m (our choice)
     explore: str = "vertex"  # "vertex" or "uniform" exploration plays (our choice)
     n_steps: int = 1  # hit-and-run steps between "uniform" plays (as random_coupling)
@@ -38,7 +40,8 @@ class ExploreThenCommitOT(Method):
     def run(self, data, seed: int) -> dict:
         t0 = time.perf_counter()
         mu, nu, shape, T = data.mu, data.nu, (len(data.mu), len(data.nu)), data.horizon
-        E = coupling_basis(mu, nu, data.x, data.y, self.max_basis)  # (n m, D)
+        K = basis_per_axis(data.horizon, self.basis, self.max_basis, self.smoothness)
+        E = coupling_basis(mu, nu, data.x, data.y, K)  # (n m, D)
         D = E.shape[1]
         m = min(T, math.ceil(self.explore_scale * D ** (1 / 3) * T ** (2 / 3)))
         rng = np.random.default_rng(seed)

@@ -120,10 +120,6 @@ def train_node_classifier(features: np.ndarray, data: dict, *, hidden: int, drop
                 torch.as_tensor(vals[order], dtype=torch.float32), (n, n),
                 check_invariants=False)
         spmm = _symmetric_spmm(torch)
-    y = torch.as_tensor(data["y"], dtype=torch.long)
-    train = torch.as_tensor(data["train_idx"], dtype=torch.long)
-    val_idx, test_idx = data["val_idx"], data["test_idx"]
-    y_val = np.asarray(data["y"])[val_idx]
     k = int(data["n_classes"])
 
     def glorot(fan_in: int, fan_out: int):
@@ -144,6 +140,24 @@ def train_node_classifier(features: np.ndarray, data: dict, *, hidden: int, drop
             h = h * keep / (1.0 - dropout)
         return propagate(h @ params[2]) + params[3]  # (n, k) logits
 
+    return fit_early_stopped(params, forward, data, lr=lr, weight_decay=weight_decay,
+                             epochs=epochs, patience=patience)
+
+
+def fit_early_stopped(params: list, forward, data: dict, *, lr: float, weight_decay: float,
+                      epochs: int, patience: int) -> dict:
+    """Full-batch Adam on the training nodes' cross-entropy, early-stopped on validation macro-F1
+    (``patience`` epochs without a new best); the best epoch's parameters predict the test nodes.
+
+    ``forward(training)`` returns (n, classes) logits; shared by every node classifier here.
+    """
+    import torch
+
+    y = torch.as_tensor(data["y"], dtype=torch.long)
+    train = torch.as_tensor(data["train_idx"], dtype=torch.long)
+    val_idx, test_idx = data["val_idx"], data["test_idx"]
+    y_val = np.asarray(data["y"])[val_idx]
+    k = int(data["n_classes"])
     opt = torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
     best_f1, best_state, wait, val_trace = -1.0, None, 0, []
     epoch = 0

@@ -25,7 +25,9 @@ the deadline at the current rate).
 Outputs: dmr (missed / released), acc (mean accuracy over released jobs, 0 for a miss),
 acc_met (mean accuracy of the jobs that met their deadline), throughput (jobs meeting their
 deadline per second), frag (mean external fragmentation 1 - largest hole / free space over all
-allocation attempts), blocked (allocation failures with enough total free space).
+allocation attempts), blocked (allocation failures with enough total free space), load_stall
+(host-to-GPU latency: mean ms a started job waits for its weights before it computes; 0 on a
+cache hit).
 """
 from __future__ import annotations
 
@@ -144,7 +146,8 @@ def simulate(data: dict, policy: Policy) -> dict:
     tasks, releases, horizon = data["tasks"], list(data["jobs"]), data["horizon"]
     arena = Arena()
     cache: dict = {}  # (task, variant) -> last use time (LRU)
-    state = {"next": 0, "pending": [], "missed": 0, "acc": [], "frag": [], "blocked": 0}
+    state = {"next": 0, "pending": [], "missed": 0, "acc": [], "frag": [], "blocked": 0,
+             "stall": []}
 
     def weights_stall(j: Job, now: float) -> float:
         key = (j.task, j.variant)
@@ -200,7 +203,9 @@ def simulate(data: dict, policy: Policy) -> dict:
         t = tasks[j.task]
         j.work_left = t["exit_work"][-1] if policy.variant_rule == "early_exit" else t["work"][j.variant]
         j.started = True
-        j.ready_at = now + stall + weights_stall(j, now)
+        w_stall = weights_stall(j, now)
+        state["stall"].append(w_stall)
+        j.ready_at = now + stall + w_stall
         return True
 
     def finish(j: Job, acc: float | None) -> None:
@@ -278,5 +283,6 @@ def simulate(data: dict, policy: Policy) -> dict:
         "throughput": 1000.0 * len(met) / horizon,
         "frag": float(np.mean(state["frag"])) if state["frag"] else 0.0,
         "blocked": float(state["blocked"]),
+        "load_stall": float(np.mean(state["stall"])) if state["stall"] else 0.0,
         "n_jobs": float(n),
     }

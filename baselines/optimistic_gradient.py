@@ -21,7 +21,7 @@ import numpy as np
 
 from claimbench.api import Method
 from claimbench.baselines.simplex import project_simplex
-from claimbench.datasets.matrix_games import GapTrace
+from claimbench.datasets.matrix_games import GapTrace, norm2_products
 
 
 @dataclass
@@ -31,6 +31,7 @@ class OptimisticGradient(Method):
     tol_gap: float = 1e-8  # stop at this last-iterate gap (our choice)
     max_iters: int = 1_000_000  # iteration cap (our choice)
     max_time_s: float = 5.0  # wall-time cap (our choice)
+    max_work: float = float("inf")  # cap in products with A (matrix_games; our choice per grid)
 
     def run(self, data, seed: int) -> dict:
         A = data["A"]
@@ -39,18 +40,20 @@ class OptimisticGradient(Method):
         eta = self.step_scale / np.linalg.norm(A, 2)
         xh, yh = np.full(n, 1.0 / n), np.full(m, 1.0 / m)  # ẑ_t
         gx, gy = A @ yh, -(A.T @ xh)  # F(z_{t-1}), z_0 = ẑ_1
+        trace.work = norm2_products(A) + 2
         best = (float("inf"), xh, yh)
         it = 0
         while it < self.max_iters:
             x = project_simplex(xh - eta * gx)
             y = project_simplex(yh - eta * gy)
             gx, gy = A @ y, -(A.T @ x)  # (n,), (m,) F(z_t)
+            trace.work += 2
             it += 1
             gap = float(-gy.min() - gx.min())  # max(A^T x) - min(A y)
             if gap < best[0]:
                 best = (gap, x, y)
             now = trace.record(best[0], it)
-            if best[0] <= self.tol_gap or now >= self.max_time_s:
+            if best[0] <= self.tol_gap or now >= self.max_time_s or trace.work >= self.max_work:
                 break
             xh = project_simplex(xh - eta * gx)
             yh = project_simplex(yh - eta * gy)

@@ -7,7 +7,17 @@ literature's estimate).
 - ``mlp``: Linear(T*C, H) - ReLU - Linear(H, H) - ReLU - Linear(H, K).
 - ``cnn1d``: Conv1d(C, H, k) - ReLU - Conv1d(H, H, k) - ReLU - mean over time - Linear(H, K)
   ('same' padding).
-- ``gru``: one GRU layer of H units (Cho et al. 2014), the last state - Linear(H, K).
+- ``gru``: one GRU layer of H units (Cho et al. 2014), the last state - Linear(H, K)
+  (``pool="mean"``: the states averaged over time, the SNN's own readout, method snn_mmwave).
+
+Training options (defaults off, the original setting; issue 28 turned them on for snn_mmwave, where
+the MLP and the GRU sat at chance): ``standardize`` z-scores each input channel with the training
+set's mean and standard deviation (a fixed first layer, so test inputs get the training statistics);
+``augment`` rolls each training batch by a random number of time steps and flips its sign with
+probability 1/2 (label-preserving for sequences whose class pattern has a random phase, as in
+datasets/radar_sequences.py); neither adds MACs to the energy count (the fixed z-score folds into
+the first layer's weights and biases, which are linear in the input; augmentation runs in training
+only).
 """
 from __future__ import annotations
 
@@ -37,6 +47,41 @@ def _classes():
     import torch
     from torch import nn
 
+    class Standardize(nn.Module):
+        """Per-channel z-score with fixed statistics from the training set."""
+
+        def __init__(self, mean, std):  # mean, std (C,)
+            super().__init__()
+            self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float32))
+            self.register_buffer("std", torch.as_tensor(std, dtype=torch.float32))
+
+        def forward(self, x):  # x (B, T, C)
+            return (x - self.mean) / self.std
+
+    class ShiftFlip(nn.Module):
+        """Training-time augmentation: roll the batch in time, flip its sign (seeded, local RNG)."""
+
+        def __init__(self, seed: int):
+            super().__init__()
+            self.g = torch.Generator().manual_seed(int(seed) % 2**63)
+
+        def forward(self, x):  # x (B, T, C)
+            if not self.training:
+                return x
+            k = int(torch.randint(0, x.shape[1], (1,), generator=self.g))
+            x = torch.roll(x, k, 1)  # (B, T, C)
+            return -x if float(torch.rand(1, generator=self.g)) < 0.5 else x
+
+    class Wrapped(nn.Module):
+        """``pre`` modules (standardize, augment) in front of a classifier."""
+
+        def __init__(self, pre, net):
+            super().__init__()
+            self.pre, self.net = nn.Sequential(*pre), net
+
+        def forward(self, x):  # x (B, T, C)
+            return self.net(self.pre(x))
+
     class MLP(nn.Module):
         def __init__(self, T, C, H, K):
             super().__init__()
@@ -59,16 +104,17 @@ def _classes():
             return self.head(h.mean(-1))
 
     class GRU(nn.Module):
-        def __init__(self, C, H, K):
+        def __init__(self, C, H, K, pool="last"):
             super().__init__()
             self.rnn = nn.GRU(C, H, batch_first=True)
             self.head = nn.Linear(H, K)
+            self.pool = pool
 
         def forward(self, x):  # x (B, T, C)
-            _, h = self.rnn(x)  # h (1, B, H)
-            return self.head(h[0])
+            out, h = self.rnn(x)  # out (B, T, H), h (1, B, H)
+            return self.head(out.mean(1) if self.pool == "mean" else h[0])  # (B, K)
 
-    return MLP, CNN1D, GRU
+    return MLP, CNN1D, GRU, Standardize, ShiftFlip, Wrapped
 
 
 @dataclass
@@ -82,20 +128,34 @@ class SequenceANN(Method):
     epochs: int = 20  # ours (scaled down), as the SNN
     lr: float = 1e-2  # ours, as the SNN
     batch_size: int = 50  # ours, as the SNN
+    pool: str = "last"  # gru readout: "last" state or "mean" over time (module docstring)
+    standardize: bool = False  # z-score channels with training statistics (module docstring)
+    augment: bool = False  # random time roll and sign flip of training batches
 
-    def _build(self, T: int, C: int, K: int):
-        MLP, CNN1D, GRU = _classes()
+    def _build(self, x: np.ndarray, K: int, seed: int):
+        MLP, CNN1D, GRU, Standardize, ShiftFlip, Wrapped = _classes()
+        _, T, C = x.shape
         if self.kind == "mlp":
-            return MLP(T, C, self.hidden, K)
-        if self.kind == "cnn1d":
-            return CNN1D(C, self.hidden, K, self.kernel)
-        return GRU(C, self.hidden, K)
+            net = MLP(T, C, self.hidden, K)
+        elif self.kind == "cnn1d":
+            net = CNN1D(C, self.hidden, K, self.kernel)
+        else:
+            net = GRU(C, self.hidden, K, self.pool)
+        pre = []
+        if self.standardize:
+            std = x.std(axis=(0, 1))  # (C,)
+            pre.append(Standardize(x.mean(axis=(0, 1)), np.where(std > 0, std, 1.0)))
+        if self.augment:
+            pre.append(ShiftFlip(seed))
+        return Wrapped(pre, net) if pre else net
 
     def run(self, data: dict, seed: int) -> dict:
+        if self.pool not in ("last", "mean"):
+            raise ValueError(f"unknown pool {self.pool!r}")
         x, y = data["x_train"], data["y_train"]
         _, T, C = x.shape
         K = int(data["n_classes"])
-        model = build_seeded(lambda: self._build(T, C, K), seed)
+        model = build_seeded(lambda: self._build(x, K, seed), seed)
         loss = fit_classifier(model, x, y, self.epochs, self.lr, self.batch_size, seed)
         pred = predict(model, data["x_test"])
         macs = ann_macs(self.kind, T, C, self.hidden, K, self.kernel)

@@ -115,6 +115,13 @@ class L2DSurrogate(Method):
                       n_classes: int) -> tuple[float, np.ndarray]:  # pragma: no cover
         raise NotImplementedError
 
+    def expert_acc_hat(self, g: np.ndarray, n_classes: int) -> np.ndarray:
+        """Estimated P(m_j = y | x) per row and expert: psi_{K+j} / sum_k psi_k. The softmax
+        surrogates' targets are (P(.|x), t_1, ..., t_J) / (1 + sum_j t_j), so the ratio is t_j
+        (CE: t_j = P(m_j = y | x), Verma et al. 2023; PiCCE: the share of the expert it picks)."""
+        p = np.exp(log_softmax(g))  # (B, K+J)
+        return p[:, n_classes:] / p[:, :n_classes].sum(axis=1, keepdims=True)  # (B, J)
+
     def train(self, x: np.ndarray, y: np.ndarray, correct: np.ndarray, n_classes: int,
               seed: int) -> tuple[dict, list[float]]:
         rng = np.random.default_rng(seed)
@@ -143,10 +150,11 @@ class L2DSurrogate(Method):
         params, losses = self.train(x, y, correct, n_classes, seed)
         g_test, _ = mlp_forward(params, data["x_test"])  # (n_test, K+J)
         decision, clf_pred = defer_decision(g_test, n_classes)
+        acc_hat = self.expert_acc_hat(g_test, n_classes)  # (n_test, J)
         elapsed = time.perf_counter() - t0
         g_train, _ = mlp_forward(params, x)
         train_clf_acc = float((g_train[:, :n_classes].argmax(1) == y).mean())
-        return {"decision": decision, "clf_pred": clf_pred, "time_s": elapsed,
+        return {"decision": decision, "clf_pred": clf_pred, "acc_hat": acc_hat, "time_s": elapsed,
                 "train_loss": losses[-1], "train_clf_acc": train_clf_acc,
                 "traces": {"train_loss_vs_epoch": {"x": list(range(1, len(losses) + 1)),
                                                    "y": losses, "xlabel": "epoch",

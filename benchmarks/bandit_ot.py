@@ -14,13 +14,19 @@ import numpy as np
 
 from claimbench.api import TIMING_RTOL
 from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper,
-                            TraceMetric, output_metric, sweep)
+                            TraceMetric, cfg, output_metric, sweep)
 from claimbench.baselines.explore_then_commit import ExploreThenCommitOT
 from claimbench.baselines.greedy_plugin_ot import GreedyPluginOT
 from claimbench.baselines.random_coupling import RandomCoupling
-from claimbench.checks import Better, NotRun, Slope, SlopeDiff
+from claimbench.checks import Better, Slope, SlopeDiff, Value
 from claimbench.datasets.bandit_transport import BanditTransport, regret_curve
 from claimbench.methods.bandit_ot import OptimisticEntropicOT
+
+# oful_ot with the truncation growing with the horizon (methods/bandit_ot.py, Deviation 4); read
+# by c4 only; runs on the 16-atom cells (at n = 4 it is the full basis, the default config's).
+HORIZON = "oful_ot[basis=horizon]"
+_METHODS = (cfg(OptimisticEntropicOT), cfg(OptimisticEntropicOT, label=HORIZON, basis="horizon"),
+            cfg(GreedyPluginOT), cfg(ExploreThenCommitOT), cfg(RandomCoupling))
 
 REGRET_FLOOR = 1e-9  # keeps log regret finite when every play was exactly optimal
 
@@ -48,6 +54,21 @@ def _final_gap(inst, out):
     return float((R[-1] - R[i]) / (t[-1] - t[i]))
 
 
+def _bound_ratio(inst, out):
+    # max_t R(t) / B(t) over the checkpoints, B the OFUL trajectory bound (7) of
+    # methods/bandit_ot.py built from the run's own blocks (length, beta, ||a||_{V^-1}, eps).
+    blocks = out.get("bound_blocks")
+    if not blocks:
+        return None
+    b = np.asarray(blocks, dtype=float)  # (B, 4)
+    n_min = min(len(inst.data.mu), len(inst.data.nu))
+    per_round = np.minimum(inst.data.cost_bound, 2 * b[:, 1] * b[:, 2] + b[:, 3] * np.log(n_min))
+    starts = np.cumsum(b[:, 0]) - b[:, 0]  # rounds played before each block
+    t, R = regret_curve(inst.truth, out)
+    rounds_in = np.clip(t[:, None] - starts[None, :], 0, b[None, :, 0])  # (K, B)
+    return float(np.max(R / (rounds_in @ per_round)))
+
+
 METRICS = (
     Metric("regret_T", _regret_T, False,
            f"cumulative regret at the horizon, sum_t <c*, pi_t> - T OT(c*) (floored at "
@@ -56,6 +77,10 @@ METRICS = (
            "least-squares slope of log R(t) vs log t over checkpoints t in [T/10, T]"),
     Metric("final_gap", _final_gap, False,
            "mean per-round regret over the last 10% of rounds"),
+    Metric("traj_bound_ratio", _bound_ratio, False,
+           "max over checkpoints t of R(t) / B(t), B(t) = sum_{s<=t} min(1, 2 beta_s "
+           "||pi_s||_{V_s^-1} + eps_s log min(n, m)): OFUL's trajectory bound from the run's own "
+           "radii, widths and entropic weights (methods/bandit_ot.py, (7))"),
     output_metric("time_s", description="wall time of the whole interaction loop"),
 )
 
@@ -75,7 +100,9 @@ _SQRT_NOTE = ("Issue 14: the rate is fitted over the last decade of horizons (T 
               "band's width is the note's, not a derivation of ours. The paper states rates only "
               "(theory, no experiments): this is our numerical test of them. Instances differ across T "
               "(seeds derive from T). The window is fixed to these horizons in every grid (the full "
-              "grid's longer horizons are reported, not fitted).")
+              "grid's longer horizons are reported, not fitted). The band [0.4, 0.65] and the window "
+              "replaced [0.3, 0.75] over [500, 8000] after the committed results had been seen "
+              "(amendment 2026-12-03): they are post hoc, not the pre-registered test.")
 
 # The paper's abstract (arXiv v2), quoted by the claims below.
 _ABS_FINITE = ("\"recovers the parametric rate $\\tilde{\\mathcal O}(\\sqrt{dT})$ in "
@@ -103,7 +130,8 @@ BENCHMARK = Benchmark(
     fidelity_note=("Proxy (issue 29; scaled_down until then): the paper has no experiments, so "
                    "there is no experiment of its to scale down; we test its regret rates on discrete "
                    "marginals (4 atoms: finite dimension d = 16; 16 atoms with a truncated "
-                   "4 x 4 cosine basis: a stand-in for the infinite-dimensional case) over "
+                   "4 x 4 cosine basis, and for c4 one growing with the horizon, K(T) = "
+                   "ceil(T^(1/4)) per axis: a stand-in for the infinite-dimensional case) over "
                    "T <= 8000 (quick). The algorithm follows the abstract (OFUL on the "
                    "couplings' densities in L2(mu x nu), optimism penalised by entropy, "
                    "entropic-to-Kantorovich approximation with eps_t -> 0); the entropic "
@@ -146,14 +174,19 @@ BENCHMARK = Benchmark(
               text="its regret interpolates between O~(sqrt(T)) and O(T) depending on the "
                    "regularity of the cost: a rough cost has a worse rate than a smooth one",
               paper_value=_ABS_INTERP,
-              check=SlopeDiff(method="oful_ot", metric="regret_T", x="T", lo=0.0,
+              check=SlopeDiff(method=HORIZON, metric="regret_T", x="T", lo=0.0,
                               where={"n": 16, "cost": "rough", "T": _LAST},
                               other_where={"n": 16, "cost": "smooth", "T": _LAST}),
               note="Issue 14: 'rough is worse than smooth' as a difference of rates: the log-log slope "
                    "of regret in T with the rough cost minus that with the smooth cost, same learner and "
-                   "16 x 16 support in a truncated 4 x 4 cosine basis, last decade of T, > 0 (strict; "
-                   "Welch t). The paper gives no exponent for a given regularity; the direction is its "
-                   "statement.",
+                   "16 x 16 support, last decade of T, > 0 (strict; Welch t). The paper gives no exponent for a "
+                   "given regularity; the direction is its statement. Issue 29: read on oful_ot with a cosine "
+                   "basis that grows with the horizon as in series regression (config " + HORIZON + "), "
+                   "K(T) = ceil(T^(1/(2s+2))) per axis with s = 1 (D = 36, 49, 64, 100 at T = 1000 ... "
+                   "8000), the same rule for both costs (the learner does not know the cost's regularity); "
+                   "until then the fixed 4 x 4 basis, misspecified for the rough cost whatever T. Caveat "
+                   "(methods/bandit_ot.py, Deviation 4): that rule is regression-optimal, not "
+                   "bandit-optimal, and pushes both costs toward linear regret at these T.",
               source="paper", foils=("random_coupling",),
               foil_note="Uniform random couplings have linear regret whatever the cost: a rate that does "
                         "not depend on the cost's regularity (difference ~0), which the sentence rules "
@@ -186,14 +219,25 @@ BENCHMARK = Benchmark(
               text="up to the entropic approximation term, the algorithm achieves the same "
                    "trajectorial regret upper bounds as OFUL",
               paper_value="\"" + _ABS_TRAJ + "\" (abstract)",
-              check=NotRun(method="oful_ot", reason="not built yet (issue 29): the check would "
-                           "compare each run's cumulative regret R(t), at every round, with "
-                           "OFUL's trajectorial bound built from that run's own confidence "
-                           "radii beta_t and design matrix (sum_s min(1, ||pi_s||_{V_s^-1})), "
-                           "plus the entropic approximation term; no metric records the radii "
-                           "or the elliptical potential, and the paper's constants were not "
-                           "read (abstract only)"),
-              source="paper"),
+              check=Value(method="oful_ot", metric="traj_bound_ratio", hi=1.0, stat="max",
+                          where={"n": 4}),
+              note="Issue 29: each run's cumulative regret R(t) stays below OFUL's trajectory "
+                   "bound built from that run's own quantities, B(t) = sum_{s<=t} min(1, 2 beta_s "
+                   "||pi_s||_{V_s^-1} + eps_s log min(n, m)) (eps_s log min(n, m) bounds the "
+                   "entropic approximation term eps KL(pi* | mu x nu); derivation (7) in "
+                   "methods/bandit_ot.py, ours: the paper's constants were not read). Threshold "
+                   "1 = the bound itself: max over the checkpoints (40 log-spaced rounds) of "
+                   "R(t)/B(t) <= 1 in every run (one violation refutes). Only n = 4 (full basis, "
+                   "c* in the span, so the confidence set holds with probability >= 1 - delta = "
+                   "0.95 per run); at n = 16 the truncation is misspecified and OFUL's bound does "
+                   "not apply.",
+              source="paper", foils=("greedy_ot",),
+              foil_note="Greedy plug-in runs the same least squares and reports the same radius "
+                        "and widths, but without optimism OFUL's argument (the optimistic choice "
+                        "turns the width into a bound on the round's regret) does not cover it: "
+                        "it can lock onto a suboptimal plan with linear regret, which the bound's "
+                        "O~(sqrt(T)) growth rules out. random_coupling and etc_ot report no "
+                        "radius, so they cannot produce the statistic."),
     ),
     headlines=(
         Headline(quote="this article shows that an inner product structure is \\emph{not} "
@@ -209,17 +253,17 @@ BENCHMARK = Benchmark(
     ),
     grids={
         "smoke": Grid(datasets=sweep(BanditTransport, n=[4], cost=["smooth", "rough"],
-                                     T=[1000, 2000]), seeds=1,
+                                     T=[1000, 2000]), seeds=1, methods=_METHODS,
                       note="n = 4 and horizons in the last decade of the quick grid, so that "
                            "the claims scoped there and their foils have smoke evidence"),
         "quick": Grid(datasets=(sweep(BanditTransport, n=[4], cost=["smooth", "rough"], T=_T)
                                 + sweep(BanditTransport, n=[16], cost=["smooth", "rough"],
                                         T=_T)),
-                      seeds=5,
+                      seeds=5, methods=_METHODS,
                       note="T from 500 to 8000 (1.2 decades) for the log-log fits"),
         "full": Grid(datasets=sweep(BanditTransport, n=[4, 8, 16], cost=["smooth", "rough"],
                                     T=_T + [16000, 32000]),
-                     seeds=10,
+                     seeds=10, methods=_METHODS,
                      note="research note's scale: n in {4, 8, 16}, 10 seeds; T up to 32000"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
@@ -258,6 +302,41 @@ BENCHMARK = Benchmark(
                   why="issue 29: every checkable statement of the abstract mapped to a claim, "
                       "one that cannot run here declared with its reason; a paper with no "
                       "experiments has nothing to scale down",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c1_sqrtT_finite_smooth", "c2_sqrtT_finite_rough",
+                          "c3_sqrtT_regular_cost", "c4_rough_cost_worse", "c5_learns_vs_random",
+                          "c6_beats_etc", "c7_trajectorial_bound"),
+                  what="design: a config oful_ot[basis=horizon] (grids' methods now declared: "
+                       "the default four plus it) whose cosine truncation grows with the horizon, "
+                       "K(T) = ceil(T^(1/(2s+2))) per axis with s = 1, capped at the support "
+                       "(method parameter basis='horizon'; the default basis='fixed' keeps K = 4 "
+                       "for oful_ot, greedy_ot and etc_ot): at n = 16 D = 25, 36, 49, 64, 100 for "
+                       "T = 500 ... 8000 instead of 16; it runs on the 16-atom cells only. c4 "
+                       "reads it; c1-c3, c5-c7 read the default configs (named because the "
+                       "sources they run changed: oful_ot and greedy_ot also report bound_blocks "
+                       "for c7). c4 note says so; c1-c3 notes now say the band [0.4, 0.65] was "
+                       "tightened after results were seen. Review (lead, same day): the helper "
+                       "first applied the rule to every config; on its private run that made "
+                       "c3 not_reproduced (slope 0.988) because the regression-optimal rule "
+                       "makes OFUL's D sqrt(T) grow like T (our rule, not the paper's), so the "
+                       "growing basis is kept for c4 only, as the issue asks, and c3 stays on "
+                       "the fixed basis it was declared on",
+                  why="issue 29: c4 ('rough cost gives worse regret') was read through a "
+                      "fixed 4 x 4 truncation that the method itself calls misspecified for rough "
+                      "costs; the abstract turns the OFUL bound into worst-case regret 'using "
+                      "functional regression techniques', where the truncation grows with the "
+                      "sample size (series regression: D ~ T^(d/(2s+d)), d = 2; s = 1 assumed "
+                      "for both costs since the learner does not know the cost's regularity); "
+                      "the band's post hoc status was only in the amendments",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c7_trajectorial_bound",),
+                  what="c7 not_run -> Value(oful_ot, traj_bound_ratio, max <= 1) at n = 4, foil "
+                       "greedy_ot; oful_ot and greedy_ot report their per-block radius, width and "
+                       "entropic weight (bound_blocks); metric traj_bound_ratio added",
+                  why="issue 29: the OFUL trajectory bound had no check; the bound is computed "
+                      "from each run's own quantities. Declared before any run reported the "
+                      "metric; the n = 4 regret trajectories it compares had been seen",
                   results_seen=True),
     ),
 )

@@ -6,22 +6,27 @@ choice on a fresh test sample kept in ``truth``. References: Myerson (n = 1), Ma
 (n = 2) and the Straight-Jacket Auction (n <= 6), the optimum the paper's Table I compares with.
 OT: Gaussian-mixture point clouds, cost ||x - y||^p; the layer's dual value is compared with
 the exact optimum from POT.
+Universal approximation (Theorems 5.1 / 5.2): layers with menus of 4, 16 and 64 points are fitted to
+sampled values of a known GCF (datasets/known_gcf.py); their sup-norm function error and mean
+gradient error on fresh points must fall with the menu size.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg,
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, Premise, cfg,
                            output_metric, sweep)
 from claimbench.baselines.exact_ot import ExactOT
 from claimbench.baselines.input_convex_network import ICNNAuction, icnn_revenue
 from claimbench.baselines.known_optimal_auctions import SJA_REVENUE, SizeBasedPricing
 from claimbench.baselines.posted_prices import PostedPrice
-from claimbench.checks import Better, NotRun, Value
+from claimbench.checks import Better, Exact, Value
 from claimbench.datasets.auction_buyers import UniformAdditiveBuyer
+from claimbench.datasets.known_gcf import KnownGCF
 from claimbench.datasets.transport_problems import GaussianMixtureOT
-from claimbench.methods.gcf_layer import GCFAuction, GCFTransport, menu_revenue
+from claimbench.methods.gcf_layer import (GCFAuction, GCFFit, GCFTransport, evaluate_fit, in_param_set,
+                                         menu_revenue)
 
 
 def _revenue(instance, outputs) -> float | None:
@@ -61,11 +66,68 @@ def _map_err(instance, outputs) -> float | None:
     return float(np.linalg.norm(got - exact, axis=1).mean() / scale)
 
 
+def _fit_errors(instance, outputs) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Menu sizes, sup-norm function errors and mean gradient errors of a GCF fit's approximants
+    on the fresh test sample."""
+    fits = outputs.get("fits")
+    if not fits:
+        return None
+    x, f, g = (np.asarray(instance.truth[k]) for k in ("x_test", "f_test", "grad_test"))
+    sizes, fe, ge = [], [], []
+    for fit in fits:
+        v, grad = evaluate_fit(fit, x)  # (N,), (N, n)
+        sizes.append(fit["size"])
+        fe.append(np.abs(v - f).max())
+        ge.append(np.linalg.norm(grad - g, axis=1).mean())
+    return np.asarray(sizes, float), np.asarray(fe), np.asarray(ge)
+
+
+def _loglog_slope(sizes: np.ndarray, err: np.ndarray) -> float:
+    # rounded to 1e-9 so that floating-point noise on equal errors cannot read as a fall
+    return round(float(np.polyfit(np.log(sizes), np.log(err), 1)[0]), 9)
+
+
+def _fit_metric(which: int, reduce):
+    def fn(instance, outputs) -> float | None:
+        r = _fit_errors(instance, outputs)
+        return None if r is None else reduce(r[0], r[which])
+    return fn
+
+
+def _midpoint_in_param_set(instance, outputs) -> float | None:
+    """Fraction of fitted menus theta = (y, b) for which theta and the midpoint of theta and
+    theta' (the same menu listed in reverse order: the same layer, so a second point of the
+    parameter set) both lie in the method's declared parameter set."""
+    layers = [f for f in outputs.get("fits") or () if f["kind"] == "layer"]
+    if not layers:
+        return None
+    ok = []
+    for f in layers:
+        y = np.asarray(f["y"], float)  # (J, n)
+        ok.append(in_param_set(y, f["param_set"]) and in_param_set(0.5 * (y + y[::-1]), f["param_set"]))
+    return float(np.mean(ok))
+
+
 METRICS = (
     Metric("revenue", _revenue, True, "expected revenue, hard-max choice on the fresh test sample"),
     Metric("revenue_ratio_sja", _revenue_ratio_sja, True, "revenue / SJA (optimal) revenue"),
     Metric("ot_rel_gap", _ot_rel_gap, False, "|OT* - reported cost| / OT*"),
     Metric("map_err", _map_err, False, "mean |T(x) - T*(x)| / mean spread of the target"),
+    Metric("fn_err_slope", _fit_metric(1, _loglog_slope), False,
+           "log-log slope of the sup-norm function error against the menu size"),
+    Metric("grad_err_slope", _fit_metric(2, _loglog_slope), False,
+           "log-log slope of the mean gradient error |grad f_J - grad f| against the menu size"),
+    Metric("fn_err_smallest", _fit_metric(1, lambda s, e: float(e[np.argmin(s)])), False,
+           "sup-norm function error of the smallest menu"),
+    Metric("grad_err_smallest", _fit_metric(2, lambda s, e: float(e[np.argmin(s)])), False,
+           "mean gradient error of the smallest menu"),
+    Metric("fn_err_largest", _fit_metric(1, lambda s, e: float(e[np.argmax(s)])), False,
+           "sup-norm function error of the largest menu"),
+    Metric("grad_err_largest", _fit_metric(2, lambda s, e: float(e[np.argmax(s)])), False,
+           "mean gradient error of the largest menu"),
+    Metric("midpoint_in_param_set", _midpoint_in_param_set, True,
+           "fraction of fitted menus whose midpoint with a second parameter vector stays in the "
+           "declared parameter set"),
     output_metric("time_s", description="fit time in seconds"),
 )
 
@@ -76,6 +138,9 @@ TOLS = {1: (0.003, False), 2: (0.005, False), 3: (0.01, True), 4: (0.01, True), 
         6: (0.01, True)}
 
 OT_QUADRATIC = "gcf_ot[mutant=quadratic_cost]"  # foil only (methods/gcf_layer.py, "Mutants")
+FIT_FIXED = "gcf_fit[mutant=fixed_menu]"  # foils only (methods/gcf_layer.py, "Mutants")
+FIT_STEP = "gcf_fit[mutant=step]"
+FIT_SORTED = "gcf_fit[mutant=sorted_rescaled]"
 # The abstract's checkable statements (ICML 2026 abstract), verbatim.
 _Q_CONVEX = "We provide a new differentiable layer with a convex parameter space"
 _Q_UNIVERSAL = ("show (Theorems 5.1 and 5.2) that it and its gradient are universal approximators for GCFs and "
@@ -84,7 +149,6 @@ _Q_OT = "(i) learning optimal transport maps with general cost functions"
 _Q_AUCTIONS = "(ii) learning optimal auctions of multiple goods"
 _Q_SINGLE_LEVEL = ("we show how our layer can be used to convert the existing bilevel or min-max formulations into "
                    "single-level problems that can be solved efficiently with first-order methods")
-_NOT_BUILT = "not built yet (issue 29): "
 _ABSTRACT_AUCTIONS = "\"(ii) learning optimal auctions of multiple goods\" (abstract)"
 _REVENUE_FOIL_NOTE = ("Posted prices are the simple mechanisms a learned optimal menu must beat: "
                       "separate prices, and the grid-searched grand-bundle price, which lies "
@@ -168,33 +232,84 @@ CLAIMS = (
     ),
     Claim(
         id="c9_convex_parameter_space",
-        where="abstract",
+        where="abstract; Sec. 1 (Introduction)",
         text="the layer has a convex parameter space",
         paper_value='"' + _Q_CONVEX + '" (abstract)',
-        check=NotRun(method="gcf_layer", reason=_NOT_BUILT + "no metric tests convexity of the parameter set; "
-                     "the check would draw pairs of admissible parameter vectors (menu points y_j, offsets b_j) "
-                     "and test that their convex combinations are admissible and represent functions of the "
-                     "family. Our parameterisation (sorted / rescaled or sigmoid menu points, methods/"
-                     "gcf_layer.py, deviation 8) is not claimed convex, and an audit found a counterexample, so "
-                     "the check is expected to fail on our reconstruction"),
+        check=Exact(method="gcf_fit", metric="midpoint_in_param_set", target=1.0, tol=0.0,
+                    where={"dataset": "known_gcf"}),
         source="paper",
+        foils=(FIT_SORTED,),
+        foil_note=("The auction code's sorted model (methods/gcf_layer.py, deviation 2; our GCFAuction "
+                   "with symmetric=True) rescales every good's coordinate to span exactly [0, 1] across "
+                   "the menu: a parameterisation whose parameter set is not convex, which the words "
+                   "'a convex parameter space' rule out."),
+        note=("Sec. 1 repeats it: 'provide a practical parameterization with universal approximation "
+              "guarantees and a convex parameter space'. "
+              "Exact, by construction: the layer's parameters are the menu points y_j in Y = [0, 1]^n "
+              "and the intercepts b_j in R (the finitely Y-convex layer max_j [<x, y_j> - b_j]), the set "
+              "Y^J x R^J, which is convex because Y is; every point of it is a layer of the family. Each "
+              "unit takes every fitted menu theta of the known_gcf cells and a second parameter vector "
+              "theta' (the same menu listed in reverse order, the same layer) and needs theta and "
+              "(theta + theta') / 2 in the declared set (fraction 1; one miss refutes it). The sections "
+              "that define the parameter space (Sec. 5) could not be read offline (the stored full text "
+              "ends in Sec. 1), so Y^J x R^J is our reading of 'parameter space'. Our auction "
+              "reconstruction uses the foil's parameterisation (deviation 8), so this claim is about the "
+              "layer, not about GCFAuction."),
     ),
     Claim(
-        id="c10_universal_approximation",
-        where="abstract; Theorems 5.1 and 5.2",
-        text="the layer and its gradient are universal approximators for GCFs and their gradients",
+        id="c10a_function_approximation",
+        where="abstract; Theorem 5.1",
+        text="finite layers approximate a GCF: the function error falls as the menu grows",
         paper_value='"' + _Q_UNIVERSAL + '" (abstract)',
-        check=NotRun(method="gcf_layer", reason=_NOT_BUILT + "fit a known GCF (e.g. the Straight-Jacket "
-                     "Auction buyer's utility) with menus of growing size and show that the errors of the "
-                     "function and of its gradient fall with the menu size (slope < 0); no such dataset or "
-                     "metric exists, and every grid fixes the menu size"),
+        check=Value(method="gcf_fit", metric="fn_err_slope", hi=0.0, where={"dataset": "known_gcf"}),
         source="paper",
+        foils=(FIT_FIXED,),
+        foil_note=("Universal approximation means the error goes to 0 as the layer grows; a fit whose menu "
+                   "does not grow (the smallest size at every nominal size) is what the words rule out."),
+        note=("Threshold from the words: 'universal approximators' states no rate, only that the error "
+              "can be made as small as wanted by a larger layer, so on the ladder J = 4, 16, 64 the "
+              "log-log slope of the sup-norm error (max over 20k fresh points) against J must be < 0 "
+              "(mean over seeds, t-interval). Target: f(x) = |x|^2 / 2 on [0, 1]^2, kernel <x, y>, the "
+              "utility of a buyer facing the continuum menu {(y, |y|^2 / 2)}: Y-convex and not finitely "
+              "so (datasets/known_gcf.py). Layers are fitted to 1000 sampled values (no gradients) by "
+              "Adam on a soft max. Theorem 5.1's text could not be read offline (the stored full text "
+              "ends in Sec. 1): the norm (sup) is our reading of 'universal approximator'."),
     ),
+    Claim(
+        id="c10b_gradient_approximation",
+        where="abstract; Theorem 5.2",
+        text="the gradients of finite layers approximate the GCF's gradient: the error falls as the menu grows",
+        paper_value='"' + _Q_UNIVERSAL + '" (abstract)',
+        check=Value(method="gcf_fit", metric="grad_err_slope", hi=0.0, where={"dataset": "known_gcf"}),
+        source="paper",
+        foils=(FIT_FIXED, FIT_STEP),
+        foil_note=("A non-growing fit cannot approach the gradient; and 'it and its gradient' rules out an "
+                   "approximator of the function alone: a nearest-anchor piecewise-constant fit with J "
+                   "pieces approximates f but its gradient is 0 almost everywhere."),
+        note=("Threshold from the words, as for c10a: the log-log slope of the mean gradient error "
+              "mean |y_{j*(x)} - grad f(x)| (the hard-max layer's gradient is its active point) against "
+              "J = 4, 16, 64 must be < 0. The fit sees function values only, so a falling gradient error "
+              "is a consequence, not a target. Theorem 5.2's mode of convergence could not be read "
+              "offline; the mean (L1) error is the weaker of the usual readings (a.e. / L^p / uniform)."),
+    ),
+)
+
+PREMISES = (
+    Premise(id="p1_fit_function_room",
+            text="the smallest layer (J = 4) leaves a sup-norm error of at least 0.005 (0.5% of the target's "
+                 "range [0, 1]), so a fall with the menu size has room to show",
+            check=Value(method="gcf_fit", metric="fn_err_smallest", lo=0.005, where={"dataset": "known_gcf"}),
+            claims=("c10a_function_approximation",)),
+    Premise(id="p2_fit_gradient_room",
+            text="the smallest layer (J = 4) leaves a mean gradient error of at least 0.05 (about 6% of the "
+                 "mean gradient norm 0.77), so a fall with the menu size has room to show",
+            check=Value(method="gcf_fit", metric="grad_err_smallest", lo=0.05, where={"dataset": "known_gcf"}),
+            claims=("c10b_gradient_approximation",)),
 )
 
 HEADLINES = (
     Headline(quote=_Q_CONVEX, claims=("c9_convex_parameter_space",)),
-    Headline(quote=_Q_UNIVERSAL, claims=("c10_universal_approximation",)),
+    Headline(quote=_Q_UNIVERSAL, claims=("c10a_function_approximation", "c10b_gradient_approximation")),
     Headline(quote=_Q_OT, claims=("c8_ot_cost",)),
     Headline(quote=_Q_AUCTIONS, claims=("c2_revenue_n2", "c3_revenue_n3", "c4_revenue_n4", "c5_revenue_n5",
                                         "c6_revenue_n6", "c7_beats_bundle_n2", "c7_beats_bundle_n3",
@@ -202,13 +317,21 @@ HEADLINES = (
     Headline(quote=_Q_SINGLE_LEVEL, claims=("c8_ot_cost", "c1_revenue_n1", "c2_revenue_n2", "c3_revenue_n3",
                                             "c4_revenue_n4", "c5_revenue_n5", "c6_revenue_n6")),
 )
+def _fit_configs(**kw):
+    """The GCF fit (c9, c10a, c10b) and its foils; same settings on every grid but smoke."""
+    return (cfg(GCFFit, label="gcf_fit", **kw),
+            *(cfg(GCFFit, label=f"gcf_fit[mutant={m}]", mutant=m, **kw)
+              for m in ("fixed_menu", "step", "sorted_rescaled")))
+
+
 _AUCTION_QUICK = dict(n_train=2000, n_test=100_000)
 _OT_QUICK = dict(dim=[2], cost_power=[1.5, 3.0], n_points=[200])
 
 GRIDS = {
     "smoke": Grid(
         datasets=(cfg(UniformAdditiveBuyer, n_goods=2, n_train=400, n_test=20_000),
-                  cfg(GaussianMixtureOT, dim=2, n_points=40)),
+                  cfg(GaussianMixtureOT, dim=2, n_points=40),
+                  cfg(KnownGCF, n_train=200, n_test=2000)),
         seeds=1,
         methods=(
             cfg(GCFAuction, label="gcf_layer", n_steps=60, temp_warmup_steps=20),
@@ -220,13 +343,15 @@ GRIDS = {
             cfg(GCFTransport, label=OT_QUADRATIC, n_steps=100, temp_warmup_steps=50,
                 mutant="quadratic_cost"),
             cfg(ExactOT, label="exact_ot"),
+            *_fit_configs(n_steps=20),
         ),
         note="wiring check only",
     ),
     "quick": Grid(
         datasets=sweep(UniformAdditiveBuyer, n_goods=[1, 2, 3, 4, 5, 6],
                        **{k: [v] for k, v in _AUCTION_QUICK.items()})
-        + sweep(GaussianMixtureOT, **_OT_QUICK),
+        + sweep(GaussianMixtureOT, **_OT_QUICK)
+        + (cfg(KnownGCF),),
         seeds=5,
         methods=(
             cfg(GCFAuction, label="gcf_layer", n_steps=1500),
@@ -238,6 +363,7 @@ GRIDS = {
             cfg(GCFTransport, label=OT_QUADRATIC, n_steps=1000, temp_warmup_steps=500,
                 mutant="quadratic_cost"),
             cfg(ExactOT, label="exact_ot"),
+            *_fit_configs(),
         ),
         note=("scaled down: 2000 training types, 1500 AdamW steps (paper code: 10k types, 20k "
               "steps) for every n = 1..6 of Table I (n = 4..6 added with the same settings, fixed "
@@ -246,7 +372,8 @@ GRIDS = {
     ),
     "full": Grid(
         datasets=sweep(UniformAdditiveBuyer, n_goods=[1, 2, 3, 4, 5, 6])
-        + sweep(GaussianMixtureOT, dim=[2, 4], cost_power=[1.5, 3.0], n_points=[1000]),
+        + sweep(GaussianMixtureOT, dim=[2, 4], cost_power=[1.5, 3.0], n_points=[1000])
+        + (cfg(KnownGCF),),
         seeds=10,  # c7_beats_bundle_n*: 10 paired runs reach p = 2^-10 under their Holm level
         methods=(
             cfg(GCFAuction, label="gcf_layer"),
@@ -257,6 +384,7 @@ GRIDS = {
             cfg(GCFTransport, label="gcf_ot", n_steps=4000),
             cfg(GCFTransport, label=OT_QUADRATIC, n_steps=4000, mutant="quadratic_cost"),
             cfg(ExactOT, label="exact_ot"),
+            *_fit_configs(),
         ),
         note=("the code's scale: 10k training types, 20k steps, menus of 6n + 5 points (commit "
               "2e128b5; HEAD uses d + 10), n = 1..6"),
@@ -269,18 +397,20 @@ BENCHMARK = Benchmark(
         title="Universal Representation of Generalized Convex Functions and their Gradients",
         arxiv="2509.04477",
         url="https://arxiv.org/abs/2509.04477",
-        version="arXiv v2 (abstract/introduction) + author's code MoeenNehzati/gconvex",
+        version="arXiv v2 (abstract and the opening of Sec. 1; the stored copy ends there, so Sec. 5 "
+                "and Table I were not read) + author's code MoeenNehzati/gconvex",
         authors="Moeen Nehzati",
     ),
     area="games",
     fidelity="scaled_down",
-    methods=(GCFAuction, GCFTransport),
+    methods=(GCFAuction, GCFTransport, GCFFit),
     baselines=(PostedPrice, SizeBasedPricing, ICNNAuction, ExactOT),
-    datasets=(UniformAdditiveBuyer, GaussianMixtureOT),
+    datasets=(UniformAdditiveBuyer, GaussianMixtureOT, KnownGCF),
     metrics=METRICS,
     primary_metric="revenue",
     nondeterministic={"time_s": TIMING_RTOL},
     claims=CLAIMS,
+    premises=PREMISES,
     headlines=HEADLINES,
     grids=GRIDS,
     description=("Finitely Y-convex layer max_j [k(x, y_j) - b_j] with an annealed soft max, used "
@@ -292,7 +422,10 @@ BENCHMARK = Benchmark(
                    "hand-written gradients; the quick grid trains on 2000 types for 1500 steps "
                    "for n = 1..6 goods, the full grid uses the code's 10k types, 20k steps, "
                    "1..6 goods. The paper's Table I values were not retrievable offline, so "
-                   "targets are the optima it compares with (Myerson, Manelli-Vincent, SJA)."),
+                   "targets are the optima it compares with (Myerson, Manelli-Vincent, SJA). Theorems "
+                   "5.1 / 5.2: finite layers (4, 16, 64 points, fitted by Adam to 1000 sampled values) "
+                   "of the known GCF |x|^2 / 2 on [0, 1]^2 (our construction; the paper's own "
+                   "experiment for the theorems, if any, could not be read)."),
     amendments=(
         Amendment(date="2026-12-03",
                   claims=("c1_revenue_n1", "c2_revenue_n2", "c3_revenue_n3", "c4_revenue_n4",
@@ -348,6 +481,45 @@ BENCHMARK = Benchmark(
                   why="issue 29: every checkable statement of the abstract is declared and mapped; the convex "
                       "parameter space is declared although our reconstruction concedes it is not convex "
                       "(deviation 8), so that the report shows it unchecked rather than absent",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c1_revenue_n1", "c2_revenue_n2", "c3_revenue_n3", "c4_revenue_n4", "c5_revenue_n5",
+                          "c6_revenue_n6", "c7_beats_bundle_n2", "c7_beats_bundle_n3", "c7_beats_bundle_n4",
+                          "c7_beats_bundle_n5", "c7_beats_bundle_n6", "c8_ot_cost"),
+                  what="methods/gcf_layer.py (provenance header: sections read; GCFFit, its helpers and "
+                       "mutants, deviation 9) and benchmarks/gcf_layer.py (fit metrics, premises, the known_gcf "
+                       "dataset and the gcf_fit configs added to every grid) edited; both are in every claim's "
+                       "design; no config these claims read computes anything different",
+                  why="issue 29: c10 (Theorems 5.1 / 5.2) and c9 (convex parameter space) get checks (next "
+                      "amendments); the method header says which sections were read",
+                  results_seen=True,
+                  rule="issue 29: the method file's provenance header (sections read) and code that only new "
+                       "configs run; same experiment, every non-timing metric of the committed quick cells "
+                       "unchanged (compared cell by cell with the committed store: 0 differences in 720 "
+                       "values of its 320 cells)"),
+        Amendment(date="2026-12-06",
+                  claims=("c9_convex_parameter_space",),
+                  what="not_run -> Exact: gcf_fit's midpoint_in_param_set = 1 on known_gcf (every fitted menu "
+                       "theta and the midpoint of theta and its reversed listing lie in the layer's parameter "
+                       "set Y^J x R^J); foil gcf_fit[mutant=sorted_rescaled] (the auction code's span-normalised "
+                       "sorted model); where 'abstract' -> 'abstract; Sec. 1' (its words in note)",
+                  why="issue 29: declare the convex parameter space as a check that can fail; the layer's "
+                      "parameter set is the one the abstract names, our auction parameterisation (deviation "
+                      "8) is the foil",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c10_universal_approximation", "c10a_function_approximation",
+                          "c10b_gradient_approximation", "p1_fit_function_room", "p2_fit_gradient_room"),
+                  what="c10_universal_approximation (not_run) replaced by c10a (Theorem 5.1: mean log-log slope "
+                       "of the sup-norm function error against J = 4, 16, 64 < 0; foil fixed_menu) and c10b "
+                       "(Theorem 5.2: same for the mean gradient error; foils fixed_menu and step) on the new "
+                       "known_gcf dataset (|x|^2 / 2 on [0, 1]^2, kernel <x, y>), gated by premises p1 (J = 4 "
+                       "function error >= 0.005) and p2 (J = 4 gradient error >= 0.05)",
+                  why="issue 29: Theorems 5.1 and 5.2 had no check; thresholds from the words (no rate is "
+                      "stated: the errors must fall), fixed before the grid ran. Results seen: the fit's "
+                      "settings (deviation 9) were chosen on a one-seed trial fit of this target, and one "
+                      "seed-0 wiring run of the four gcf_fit configs was seen, before these claims were "
+                      "declared; nothing was changed after that run",
                   results_seen=True),
     ),
 )

@@ -6,9 +6,12 @@ with planted segments, copies and distractors; and the shared vertical-slash gen
 without a causal mask). Scored against float64 dense attention by the shared
 ``sparse_attention_metrics.measure``: relative output error and exact FLOP counts. The
 paper's video-editing results (EditVerseBench, IVE-Bench, VIE-Bench) need LIVEditor-14B and are
-declared not_run.
+declared not_run. The speed-up is judged at lossless quality (c4b): over an operating curve of
+(rho, kappa) settings, the FLOP ratio of the lightest one whose error meets c3's bound.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -16,6 +19,7 @@ from claimbench.api import TIMING_RTOL
 from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, Premise,
                             cfg, output_metric, sweep)
 from claimbench.baselines import block_sparse_attention as bsa
+from claimbench.baselines import sparse_attention_metrics as sam
 from claimbench.baselines.block_mean_attention import BlockMeanAttention
 from claimbench.baselines.full_attention import FullAttention
 from claimbench.baselines.sparse_attention_metrics import as_tensor, measure_metric, measured
@@ -27,6 +31,8 @@ from claimbench.methods.isa_sparse_attn import InContextSparseAttention
 BLOCK = 32  # ISA's block size and the dense reference's tiling (methods/isa_sparse_attn.py, Dev. 2)
 
 ISA = "isa"
+ISA_CURVE = "isa[curve]"  # ISA and its operating curve over the settings below
+RANDOM_CURVE = "isa[curve,mutant=random_routing]"
 RANDOM_ROUTING = "isa[mutant=random_routing]"
 RANDOM_PRESELECT = "isa[mutant=random_preselect]"
 TAYLOR = "block_mean_attention[critical_ratio=0.1]"  # Taylor sparse attention for every query
@@ -34,6 +40,13 @@ BLOCK_MEAN = "block_mean_attention"  # pure 0-th order Taylor (no critical block
 FULL = "full_attention"
 
 ICL = {"dataset": "in_context_editing_tokens"}
+
+LOSSLESS = 0.01  # c3's bound on the relative error ("experimentally lossless")
+FLOP_BUDGET = 0.4  # c4's bound: "~60% reduction"
+# The settings of the operating curve (c4b), fixed before any run: rho in 0, 0.1, ..., 1 and
+# kappa in 1/4, 1/2, 3/4, 1 (1 = no pruning; rho = 1 with kappa = 1 is dense attention).
+CURVE_RHOS = tuple(round(0.1 * i, 1) for i in range(11))
+CURVE_KEEPS = (0.25, 0.5, 0.75, 1.0)
 VS = {"dataset": "vertical_slash_attention"}
 
 
@@ -48,6 +61,48 @@ def _get(key):
 def _flop_ratio(inst, out):
     m = _measured(inst, out)
     return float(m["flops"] / m["dense_flops"])
+
+
+def _curve_eval(inst, out) -> list:
+    """(flop ratio, relative error) of every setting of the method: its own run, and each
+    (rho, kappa) of its operating curve (methods/isa_sparse_attn.py, Deviation 6)."""
+    if "_curve_eval" in out:
+        return out["_curve_eval"]
+    m = _measured(inst, out)
+    pts = [(m["flops"] / m["dense_flops"], m["rel_error"])] if "flops" in m else []
+    if out.get("curve"):
+        torch = bsa._torch()
+        q, k, v = _f64(inst)
+        N = q.shape[1]
+        # the float64 dense reference _measured just used (memoised on q, k, v)
+        ref = sam._reference(q, k, v, *bsa.default_positions(N, N), False, (BLOCK, BLOCK), 512)[0]
+        ref_norm = float(torch.linalg.norm(ref))
+        for pt in out["curve"]:
+            e_taylor = ((as_tensor(pt["taylor_out"], torch.float64) - ref) ** 2).sum(-1)  # (H, N)
+            e_full = ((as_tensor(pt["full_out"], torch.float64) - ref) ** 2).sum(-1)  # (H, N)
+            gain = torch.gather(e_full - e_taylor, 1, torch.as_tensor(pt["order"]))  # (H, N) routing order
+            cum = torch.cat([torch.zeros(1, dtype=torch.float64), gain.sum(0).cumsum(0)])  # (N + 1,)
+            for rho, f, o in zip(pt["rhos"], pt["flops"], pt["overhead_flops"]):
+                n_full = min(N, math.ceil(rho * N - 1e-9))
+                err2 = max(float(e_taylor.sum() + cum[n_full]), 0.0)
+                pts.append(((f + o) / m["dense_flops"], math.sqrt(err2) / ref_norm))
+    out["_curve_eval"] = pts
+    return pts
+
+
+def _lossless_flop_ratio(inst, out):
+    """FLOP ratio of the lightest setting whose relative error meets c3's bound; 1 (dense
+    attention, the lossless fallback) when none does."""
+    pts = _curve_eval(inst, out)
+    if not pts:
+        return None
+    return float(min([1.0] + [f for f, e in pts if e <= LOSSLESS]))
+
+
+def _rel_error_at_budget(inst, out):
+    """Lowest relative error among the settings within c4's FLOP budget (reported, no claim)."""
+    errs = [e for f, e in _curve_eval(inst, out) if f <= FLOP_BUDGET]
+    return float(min(errs)) if errs else None
 
 
 def _f64(inst):
@@ -131,6 +186,11 @@ METRICS = (
            "dense attention mass on kept context keys / on all context keys (ICL data)"),
     Metric("saliency_ratio", _saliency_ratio, True,
            "mean dense mass received per source key / per context key (data property)"),
+    Metric("lossless_flop_ratio", _lossless_flop_ratio, False,
+           "FLOP ratio of the lightest setting (the run, or a (rho, kappa) of its operating curve) "
+           "with rel_error <= 0.01; 1 (dense) when none"),
+    Metric("rel_error_at_budget", _rel_error_at_budget, False,
+           "lowest rel_error among the settings with FLOP ratio <= 0.4 (reported, no claim)"),
     output_metric("seconds", description="process CPU seconds of the method's attention (one run)"),
 )
 
@@ -143,6 +203,11 @@ def _methods(extra: bool) -> tuple:
         cfg(BlockMeanAttention, label=TAYLOR, block_size=BLOCK, critical_ratio=0.1),
         cfg(BlockMeanAttention, label=BLOCK_MEAN, block_size=BLOCK),
         cfg(FullAttention, label=FULL, causal=False, block_size=BLOCK),
+        # the operating curve of c4b (the run itself is ISA's default setting)
+        cfg(InContextSparseAttention, label=ISA_CURVE, curve_rhos=CURVE_RHOS,
+            curve_keep_ratios=CURVE_KEEPS),
+        cfg(InContextSparseAttention, label=RANDOM_CURVE, mutant="random_routing",
+            curve_rhos=CURVE_RHOS, curve_keep_ratios=CURVE_KEEPS),
     )
     if not extra:
         return core
@@ -242,10 +307,34 @@ CLAIMS = (
           foil_note="Dense attention has ratio 1.",
           note="Latency on an H100-class GPU replaced by exact FLOP counts including "
                "pre-selection and sharpness overheads (CPU time is recorded as a metric only). "
-               "Same configuration as c3 (the ratio at < 1% error). By construction: the FLOP "
+               "Same configuration as c3, whatever its error (c4b reads the cost at c3's error "
+               "bound). By construction: the FLOP "
                "ratio is an exact count fixed by our rho, kappa, critical ratio and block size "
                "(0.2998 in every cell, the random mutants alike), not a measurement of the "
                "paper's latency; hence Exact, derived."),
+    Claim(id="c4b_flop_ratio_at_lossless", where="abstract",
+          text="~60% less attention cost at lossless quality: the lightest of our (rho, kappa) "
+               "settings whose relative error is at most 1% costs at most 0.4 of dense "
+               "attention's FLOPs",
+          paper_value="\"" + _Q_LATENCY + "\"; \"" + _Q_NO_LOSS + "\" (abstract; arXiv v1: "
+                      "'~60% reduction in attention-module latency', 'near-lossless')",
+          check=Value(method=ISA_CURVE, metric="lossless_flop_ratio", hi=FLOP_BUDGET, where=ICL),
+          source="paper",
+          foils=(FULL, TAYLOR, RANDOM_CURVE),
+          foil_note="Dense attention is lossless at no saving (ratio 1); the Taylor sparse path for "
+                    "every query is one cheap setting that must not be lossless; random routing "
+                    "over the same (rho, kappa) settings is the grouping without the sharpness "
+                    "rule, which the abstract's 'routes high-error queries to full attention' "
+                    "must beat on cost at equal quality.",
+          note="Issue 28: the speed-up is claimed *at* lossless quality, so the cost is judged at "
+               "the lightest setting that meets c3's bound, not at our fixed rho = 0.3, kappa = "
+               "0.5 (where c3 fails). Per cell: each (rho, kappa) of rho in {0, 0.1, ..., 1} x "
+               "kappa in {0.25, 0.5, 0.75, 1} (c = 0.1, b = 32), plus the run itself; the FLOP "
+               "ratio (as c4, overheads included) of the cheapest one with relative error <= "
+               "0.01; 1 when none meets it (dense attention is the lossless fallback), so the "
+               "claim fails then. 0.4 from '~60% reduction' (as c4), 0.01 from c3 (the "
+               "research note's 'flops_ratio <= 0.4 at relative error < 1%'); settings, bounds "
+               "and foils declared before any run. FLOPs stand in for latency."),
     Claim(id="c5_preselect_keeps_context_mass", where="abstract; Sec. 3 (Insight 1)",
           text="pre-selection keeps the salient context: the kept half of the context blocks "
                "holds at least 90% of the context attention mass",
@@ -288,9 +377,10 @@ HEADLINES = (
                                          "c1b_sharpness_predicts_error_vs")),
     Headline(quote=_Q_PRESELECT, claims=("c5_preselect_keeps_context_mass",)),
     Headline(quote=_Q_GROUPING, claims=("c2_beats_random_routing", "c2b_beats_random_routing_vs")),
-    Headline(quote=_Q_LATENCY, claims=("c6_video_editing_quality",)),
+    Headline(quote=_Q_LATENCY, claims=("c4b_flop_ratio_at_lossless", "c6_video_editing_quality")),
     Headline(quote=_Q_SOTA, claims=("c6_video_editing_quality",)),
-    Headline(quote=_Q_NO_LOSS, claims=("c3_near_lossless", "c6_video_editing_quality")),
+    Headline(quote=_Q_NO_LOSS, claims=("c3_near_lossless", "c4b_flop_ratio_at_lossless",
+                                       "c6_video_editing_quality")),
 )
 
 PREMISES = (
@@ -411,5 +501,36 @@ BENCHMARK = Benchmark(
                   why="issue 27 item 5 (the quick suite in 30 minutes on 2 cores): pbs_attn's quick grid measured 291 -> about 131 CPU-s (same-process A/B on one seed, projected); the arithmetic of each output is the same up to summation order (retained mass within 4e-16 relative, relative error within 8e-10 relative in the A/B), checked on every quick cell by claimbench verify --from-store after the suite's re-run",
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged within 1e-6 relative (claimbench verify)'),
+        Amendment(date="2026-12-06", claims=("c4b_flop_ratio_at_lossless",),
+                  what="new claim: the FLOP ratio of the lightest (rho, kappa) setting whose "
+                       "relative error meets c3's 1% bound is at most 0.4 (metric "
+                       "lossless_flop_ratio over an operating curve rho in {0, 0.1, ..., 1} x "
+                       "kappa in {0.25, 0.5, 0.75, 1}; 1 when no setting meets the bound); new "
+                       "configs isa[curve] (subject) and isa[curve,mutant=random_routing] (foil, "
+                       "with full_attention and the Taylor path); mapped to the latency and "
+                       "lossless headlines",
+                  why="issue 28: c4's ratio (0.2998, the same for the random mutants) is fixed "
+                      "by our rho, kappa and c at a setting where c3 fails (29% error against "
+                      "1%); the paper claims the speed-up at lossless quality, so the cost is "
+                      "judged at the lightest setting that meets the error bound. Settings, "
+                      "bounds and foils declared before any run of the curve",
+                  results_seen=False),
+        Amendment(date="2026-12-06",
+                  claims=("c1_sharpness_predicts_error", "c1b_sharpness_predicts_error_vs",
+                          "c2_beats_random_routing", "c2b_beats_random_routing_vs",
+                          "c3_near_lossless", "c4_flop_ratio", "c5_preselect_keeps_context_mass",
+                          "c6_video_editing_quality", "c7_context_less_salient"),
+                  what="declarations, checks, thresholds, foils and their cells unchanged; the "
+                       "files they read changed: methods/isa_sparse_attn.py gains the operating "
+                       "curve (fields curve_rhos, curve_keep_ratios, off by default; steps "
+                       "(2)-(4) and (6) moved into helpers, the same operations in the same "
+                       "order), and this benchmark file gains c4b's metrics and configs",
+                  why="issue 28 (c4b above); recorded because the lock hashes the source files "
+                      "every claim reads",
+                  results_seen=True,
+                  rule="issue 28-30 review: a change these claims do not read (new configs, cells "
+                       "or branches); every non-timing metric of the committed quick cells "
+                       "unchanged (compared cell by cell with the fresh run: 180 cells, 0 "
+                       "differences)"),
     ),
 )

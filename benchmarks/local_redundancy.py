@@ -60,6 +60,20 @@ def _selection_regret(inst, out) -> float | None:
     return None if acc is None else float(inst.truth["downstream_acc"].max()) - acc
 
 
+def _weight_norm_rho(inst, out) -> float | None:
+    """Spearman rho between the measure's raw values and the checkpoints' weight norms ||theta||
+    (issue 29 diagnostic: +1 = the measure ranks checkpoints exactly as weight scale does)."""
+    from scipy.stats import spearmanr
+
+    raw = np.asarray(out["raw"] if "raw" in out else out["scores"], float)
+    norms = np.array([np.linalg.norm(th) for th in inst.data["checkpoints"]])  # (K,)
+    if not np.all(np.isfinite(raw)):
+        return None
+    if np.ptp(raw) == 0.0 or np.ptp(norms) == 0.0:
+        return 0.0  # a constant carries no ranking information
+    return float(spearmanr(raw, norms).statistic)
+
+
 METRICS = (
     Metric("spearman", _spearman, True,
            "Spearman rho between the oriented scores and downstream accuracy over the "
@@ -69,6 +83,9 @@ METRICS = (
            "downstream accuracy of the top-scored checkpoint / best downstream accuracy"),
     Metric("selection_regret", _selection_regret, False,
            "best downstream accuracy minus that of the top-scored checkpoint"),
+    Metric("weight_norm_rho", _weight_norm_rho, False,
+           "Spearman rho between the measure's raw (unoriented) values and the checkpoints' "
+           "weight norms over the instance's checkpoints; near +1 = it tracks weight scale"),
     output_metric("time_s", description="wall time of scoring all checkpoints"),
 )
 
@@ -171,6 +188,32 @@ ISSUE29_CLAIMS = (
                        "and estimator were not read (abstract only)")),
 )
 
+# Issue 29: the measure is strongly anti-correlated with downstream accuracy while weight norm
+# predicts it well; an unnormalised gradient norm that grows with the weights would do that.
+# A diagnostic declared before it was run: how far our estimator ranks checkpoints as their
+# weight norm does.
+DIAG_CLAIMS = (
+    Claim(id="c8_not_weight_scale_proxy",
+          where="our diagnostic of the reconstructed estimator (issue 29), continual campaigns",
+          text="local redundancy, as reconstructed here, is not a proxy of weight scale: its rank "
+               "correlation with the checkpoints' weight norm is at most moderate",
+          paper_value="\"" + _Q_EXISTING + "\" (abstract): the paper sets local redundancy "
+                      "apart from weight norm",
+          source="derived", basis="construction",
+          check=Value(method=LR, metric="weight_norm_rho", hi=0.5, where=_CONT),
+          note="Mean over (dataset config, seed) of Spearman rho(raw local redundancy, ||theta||) "
+               "across each campaign's checkpoints, at most 0.5 (our threshold: at most a "
+               "moderate rank correlation, a quarter of the rank variance shared; no number of "
+               "the paper). Read it before the c1-c4 refutations: if it fails, those refute an "
+               "unnormalised estimator that tracks weight scale (deviation 4 of "
+               "methods/local_redundancy.py), and whether the paper's estimator is normalised "
+               "could not be read. Declared after the c1-c4 results (which made a high rho "
+               "likely) but before this metric was computed on any checkpoint.",
+          foils=(WeightNorm.name,),
+          foil_note="Weight norm itself is weight scale (rho = 1 on every instance): the wording "
+                    "'not a proxy of weight scale' calls for it as the measure that must fail."),
+)
+
 # -- grids --------------------------------------------------------------------------------------------
 _SMOKE = (cfg(ContinualCheckpoints, n_runs=2, n_tasks=2, steps_per_task=30, hidden=(16,),
               finetune_steps=20, n_probe=64),
@@ -209,7 +252,7 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     primary_metric="spearman",
     nondeterministic={"time_s": TIMING_RTOL},
-    claims=CLAIMS + ISSUE29_CLAIMS,
+    claims=DIAG_CLAIMS + CLAIMS + ISSUE29_CLAIMS,
     headlines=(
         Headline(quote=_Q_EXISTING, claims=("c6_existing_measures_poor",)),
         Headline(quote=_Q_LOWER, claims=("c7_gradient_norm_lower_bound",)),
@@ -255,6 +298,24 @@ BENCHMARK = Benchmark(
                        "checkable statements)",
                   why="issue 29: every checkable statement of the abstract mapped to a claim, "
                       "one that cannot run here declared with its reason",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c8_not_weight_scale_proxy",),
+                  what="derived diagnostic claim added: mean Spearman rho between local "
+                       "redundancy and the checkpoints' weight norm <= 0.5 on the continual "
+                       "campaigns (new metric weight_norm_rho), foil weight_norm",
+                  why="issue 29: the measure is anti-correlated with downstream accuracy while "
+                      "weight norm predicts it; a reader must see whether the unnormalised "
+                      "estimator just tracks weight scale before reading the refutations. "
+                      "Declared before the metric was computed (the c1-c4 results, which "
+                      "suggest a high rho, had been seen)",
+                  results_seen=False),
+        Amendment(date="2026-12-06",
+                  claims=(*(c.id for c in CLAIMS), *(c.id for c in ISSUE29_CLAIMS)),
+                  what="the benchmark module gained the metric weight_norm_rho and the method "
+                       "file's header a search record and deviation 4 (no normalisation); no "
+                       "check, threshold, foil, grid, seed or estimator changed",
+                  why="issue 29 diagnostic; the lock hashes the module and method sources, so "
+                      "every claim's design hash moved",
                   results_seen=True),
     ),
 )

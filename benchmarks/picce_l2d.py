@@ -6,8 +6,8 @@ train the same network with the same optimizer and epochs: PiCCE (one defer term
 on the most confident correct expert), the multi-expert softmax cross-entropy (a defer term
 on every correct expert) and the one-vs-all surrogate. We measure the combined system's test
 error, the classifier's own test accuracy and the coverage, sweeping the number of experts
-J in {1, 4, 8} on noisy digits and a 20-class Gaussian mixture, with disjoint, overlapping
-and varying-accuracy specialists.
+J in {1, 4, 8} on noisy digits and a 20-class Gaussian mixture, with disjoint, overlapping,
+varying-accuracy and pooled (J equally good, same-region) specialists.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric,
                             Premise, cfg, output_metric, sweep)
 from claimbench.baselines.ova_l2d import OvAL2D
 from claimbench.baselines.softmax_l2d import SoftmaxL2D, system_predictions
-from claimbench.checks import Better, NotRun, Rank, Slope, SlopeDiff
-from claimbench.datasets.deferral_experts import DeferralExperts
+from claimbench.checks import Better, NotRun, Rank, Slope, SlopeDiff, Value
+from claimbench.datasets.deferral_experts import DeferralExperts, DeferralRecovery
 from claimbench.methods.picce_l2d import PiCCE
 
 
@@ -37,6 +37,24 @@ def coverage(inst, out) -> float:
     return float((np.asarray(out["decision"]) < inst.truth["n_classes"]).mean())
 
 
+def acc_recovery_error(inst, out) -> float | None:
+    """Mean |max_j est. P(m_j = y | x) - max_j P(m_j = y | x)| over test points (gmm only)."""
+    tr, hat = inst.truth, out.get("acc_hat")
+    if "expert_acc_x" not in tr or hat is None or np.asarray(hat).shape[1] == 0:
+        return None
+    return float(np.abs(np.asarray(hat).max(1) - tr["expert_acc_x"].max(1)).mean())
+
+
+def excess_error(inst, out) -> float | None:
+    """System error minus the Bayes deferral error E[1 - max(max_k P(k|x), max_j P(m_j=y|x))]
+    over the test points (gmm only; can be negative on a finite test set)."""
+    tr = inst.truth
+    if "posterior" not in tr:
+        return None
+    bayes = 1.0 - np.maximum(tr["posterior"].max(1), tr["expert_acc_x"].max(1))  # (n_te,)
+    return system_error(inst, out) - float(bayes.mean())
+
+
 METRICS = (
     Metric("system_error", system_error, higher_is_better=False,
            description="test error of classifier + deferral: the class when argmax < K, "
@@ -46,12 +64,25 @@ METRICS = (
                        "on all test points"),
     Metric("coverage", coverage, higher_is_better=True,
            description="fraction of test points not deferred"),
+    Metric("acc_recovery_error", acc_recovery_error, higher_is_better=False,
+           description="mean absolute error of the best expert's estimated accuracy at x "
+                       "(max_j of the surrogate's P(m_j = y | x) estimate) against the truth "
+                       "(gmm, where the posterior is known)"),
+    Metric("excess_error", excess_error, higher_is_better=False,
+           description="system error minus the Bayes-optimal deferral error on the same test "
+                       "points (gmm)"),
     output_metric("train_clf_acc", higher_is_better=True,
                   description="classifier accuracy on the training points (underfitting)"),
     output_metric("time_s", description="training + test scoring wall time"),
 )
 
 _MANY = {"num_experts": (4, 8)}  # "several experts": J >= 4 in the quick grid
+# Issue 30: the setting where the problem the paper solves shows (premise p2): J equally good
+# experts correct on the same points; c1-c4, c5d and c6 compare there.
+_POOL = {"setting": "pool"}
+_POOL_MANY = {"num_experts": (4, 8), "setting": "pool"}
+_IN_POOL = ("In the pool setting (J equally good specialists on one shared region; issue 30), "
+            "where premise p2 requires CE's classifier to lose accuracy with J. ")
 _NO_MARGIN = ("Margin 0: the claim is directional and the paper's tables were not readable "
               "(no threshold of its own seen).")
 MUT = "picce[mutant=random_correct]"  # foil: the confident pick removed (methods/picce_l2d.py)
@@ -73,22 +104,30 @@ _Q_RECOVER = "ability to recover class probabilities and expert accuracies"
 _Q_REAL = "including real-world expert scenarios"
 _Q_IMPROVED = "demonstrate improved performance"
 _NOT_BUILT = "not built yet (issue 30): "
+# Issue 30: the recovery / consistency checks (c13, c14), on a large sample of the gmm pool.
+_RECOVERY = {"dataset": "deferral_recovery"}
+_RECOVERY_NOTE = ("Issue 30, declared before its run: the gmm pool with J = 4 specialists "
+                  "(a = 0.95) and 16000 training points (1250 Adam steps at the quick grid's "
+                  "10 epochs, more than the ~800 after which the small sets converge), 2000 "
+                  "test points; mean over seeds. ")
 
 CLAIMS = (
     Claim(id="c1_clf_acc_vs_ce", where="abstract; Sec. 6 (classifier accuracy vs #experts)",
           text="with several experts the classifier trained by vanilla CE underfits, while "
                "PiCCE maintains classifier accuracy",
           paper_value=_UNDERFIT, source="paper",
-          check=Better(method="picce", baseline="softmax_l2d", metric="clf_acc", where=_MANY),
-          note="Paired over datasets x seeds with J in {4, 8}. " + _NO_MARGIN,
+          check=Better(method="picce", baseline="softmax_l2d", metric="clf_acc",
+                       where=_POOL_MANY),
+          note=_IN_POOL + "Paired over bases x seeds with J in {4, 8}. " + _NO_MARGIN,
           foils=("ova_l2d",),
           foil_note="OvA is an existing multi-expert surrogate, whose classifier the abstract "
                     "says underfits too: it must not beat CE's classifier."),
     Claim(id="c2_clf_acc_vs_ova", where="abstract; Sec. 6",
           text="PiCCE's classifier is more accurate than OvA's with several experts",
           paper_value=_UNDERFIT, source="paper",
-          check=Better(method="picce", baseline="ova_l2d", metric="clf_acc", where=_MANY),
-          note="OvA's class heads are independent sigmoids, so expert terms reach the "
+          check=Better(method="picce", baseline="ova_l2d", metric="clf_acc",
+                       where=_POOL_MANY),
+          note=_IN_POOL + "OvA's class heads are independent sigmoids, so expert terms reach the "
                "classifier only through the shared hidden layer. " + _NO_MARGIN,
           foils=("softmax_l2d",),
           foil_note="Vanilla CE is the surrogate whose classifier the paper says underfits: "
@@ -98,8 +137,9 @@ CLAIMS = (
           text="PiCCE reduces system error compared to vanilla CE",
           paper_value=_IMPROVED, source="paper",
           check=Better(method="picce", baseline="softmax_l2d", metric="system_error",
-                       where=_MANY),
-          note="J in {4, 8} (with J = 1 PiCCE is exactly the CE surrogate). " + _NO_MARGIN,
+                       where=_POOL_MANY),
+          note=_IN_POOL + "J in {4, 8} (with J = 1 PiCCE is exactly the CE surrogate). "
+               + _NO_MARGIN,
           foils=(MUT,),
           foil_note="PiCCE with a random correct expert instead of the most confident one: "
                     "the abstract credits identifying a reliable expert, so the ablation must "
@@ -107,8 +147,9 @@ CLAIMS = (
     Claim(id="c4_syserr_vs_ova", where="abstract; Sec. 6 tables",
           text="PiCCE reduces system error compared to OvA",
           paper_value=_IMPROVED, source="paper",
-          check=Better(method="picce", baseline="ova_l2d", metric="system_error", where=_MANY),
-          note="J in {4, 8}. " + _NO_MARGIN,
+          check=Better(method="picce", baseline="ova_l2d", metric="system_error",
+                       where=_POOL_MANY),
+          note=_IN_POOL + "J in {4, 8}. " + _NO_MARGIN,
           foils=(MUT, "softmax_l2d"),
           foil_note="The random-correct-expert ablation (no reliable expert identified) and "
                     "vanilla CE (the underfitting surrogate) must not beat OvA."),
@@ -128,19 +169,32 @@ CLAIMS = (
                       "and OvA) must not come first. Vanilla CE is one of the ranked methods "
                       "(among), so it cannot also be a foil (issue 26: Y against Y).")
       for tag, setting in zip("abc", ("disjoint", "overlapping", "varied"))),
+    Claim(id="c5d_syserr_rank_pool", where="Sec. 6 ('in every setting')",
+          text="PiCCE has the lowest system error among PiCCE, CE and OvA in the pool expert "
+               "setting",
+          paper_value=_IMPROVED, source="derived",
+          check=Rank(method="picce", metric="system_error", k=1,
+                     among=("picce", "softmax_l2d", "ova_l2d"), where=_POOL),
+          note="As c5a-c5c, in the pool setting added in issue 30 (J equally good specialists "
+               "on one shared region), where premise p2 requires the problem the paper solves "
+               "to be present. Declared before the pool setting was run on the grid's seeds.",
+          foils=(MUT,),
+          foil_note="As c5a-c5c: the random-correct-expert ablation must not come first."),
     Claim(id="c6a_picce_flat_digits", where="abstract; Sec. 6 (accuracy vs #experts)",
           text="PiCCE resolves the multi-expert underfitting of vanilla CE: its classifier "
                "accuracy degrades less with the number of experts than CE's",
           paper_value=_UNDERFIT, source="paper",
           check=SlopeDiff(method="picce", other="softmax_l2d", metric="clf_acc",
-                          x="num_experts", lo=0.0, where={"base": "digits"}),
+                          x="num_experts", lo=0.0,
+                          where={"base": "digits", "setting": "pool"}),
           foils=("ova_l2d",),
           foil_note="OvA is an existing multi-expert surrogate whose classifier, per the "
                     "abstract, underfits as experts are added: its slope must not beat CE's "
                     "as if it resolved the underfitting.",
-          note="log-log slope of clf_acc vs J for PiCCE minus that for CE, > 0, noisy digits, "
-               "the three expert settings pooled (balanced, so the pooled slope is the "
-               "within-setting slope). Re-declared in issue 14: a first version checked "
+          note=_IN_POOL + "log-log slope of clf_acc vs J for PiCCE minus that for CE, > 0, "
+               "noisy digits (issue 30: the three other settings pooled before; in the "
+               "disjoint one at most one expert is correct on a point whatever J, so the "
+               "problem cannot grow with J there). Re-declared in issue 14: a first version checked "
                "PiCCE's slope within +-0.012 (the research note's '< 2 pts across J'), which "
                "CE and OvA met as well, since on this proxy CE's classifier barely degrades "
                "(see c7); 'resolves multi-expert underfitting' is the contrast with CE."),
@@ -148,15 +202,17 @@ CLAIMS = (
           text="PiCCE maintains classifier accuracy regardless of the number of experts",
           paper_value=_UNDERFIT, source="paper",
           check=Slope(method="picce", metric="clf_acc", x="num_experts", lo=-0.012, hi=0.012,
-                      where={"base": "gmm"}),
-          note="As c6a on the 20-class Gaussian mixture.",
+                      where={"base": "gmm", "setting": "pool"}),
+          note=_IN_POOL + "PiCCE's log-log slope within +-0.012 on the 20-class Gaussian "
+               "mixture.",
           foils=("softmax_l2d", "ova_l2d"), foil_note="As c6a."),
     Claim(id="c7_ce_degrades", where="abstract ('more experts hurt'); Sec. 3-4",
           text="with the CE surrogate the classifier's accuracy falls as experts are added",
           paper_value=_UNDERFIT, source="paper",
-          check=Slope(method="softmax_l2d", metric="clf_acc", x="num_experts", hi=-0.012),
+          check=Slope(method="softmax_l2d", metric="clf_acc", x="num_experts", hi=-0.012,
+                      where={"dataset": "deferral_experts"}),
           note="log-log slope below -0.012 (more than the flatness band of c6), both bases "
-               "and all settings pooled.",
+               "and all four settings pooled (the pool setting included since issue 30).",
           foils=("picce",),
           foil_note="PiCCE is the surrogate the paper says does not underfit: its accuracy "
                     "must not fall with J."),
@@ -182,19 +238,16 @@ CLAIMS = (
           text="PiCCE's surrogate is statistically consistent",
           paper_value="\"" + _Q_CONSISTENT + "\" (abstract)", source="paper",
           check=NotRun(method="picce",
-                       reason=_NOT_BUILT + "a theorem; the check would show PiCCE's system "
-                              "error approaching the Bayes-optimal deferral error as training "
-                              "data grow (the generator's posteriors and expert accuracies "
-                              "give that optimum), which needs a Bayes-error metric and a "
-                              "training-size sweep")),
+                       reason="a theorem (its proof was not read); its empirical "
+                              "consequence on one large sample, system error near the "
+                              "Bayes-optimal deferral error, is c14 (issue 30)")),
     Claim(id="c11_recovers_probabilities", where="abstract",
           text="PiCCE recovers class probabilities and expert accuracies",
           paper_value="\"" + _Q_RECOVER + "\" (abstract)", source="paper",
           check=NotRun(method="picce",
-                       reason=_NOT_BUILT + "no metric compares PiCCE's calibrated outputs with "
-                              "the generator's true class posteriors and the experts' true "
-                              "per-sample accuracies (e.g. their mean absolute error against "
-                              "CE's and OvA's)")),
+                       reason="the class-probability half is not measured (no class "
+                              "posterior is stored per test point); the expert-accuracy half "
+                              "is c13, for the best expert at x (issue 30)")),
     Claim(id="c12_real_world_experts", where="abstract; Sec. 6 (MiceBone, Chaoyang)",
           text="the improvement holds with real-world experts",
           paper_value="\"Extensive experiments across diverse settings, " + _Q_REAL
@@ -203,6 +256,36 @@ CLAIMS = (
                        reason="the real-expert data sets (MiceBone, Chaoyang with their "
                               "annotators' labels) are not here; every expert of this "
                               "benchmark is synthetic")),
+    Claim(id="c13_recovers_expert_accuracy", where="abstract",
+          text="PiCCE recovers expert accuracies: on a large sample its estimate of the best "
+               "expert's accuracy at x matches the truth",
+          paper_value="\"" + _Q_RECOVER + "\" (abstract)", source="paper",
+          check=Value(method="picce", metric="acc_recovery_error", hi=0.05, where=_RECOVERY),
+          note=_RECOVERY_NOTE + "Estimate: psi_{K+j} / sum_k psi_k (the ratio the softmax "
+               "surrogates' targets give), max over j; truth: max_j P(m_j = y | x) from the "
+               "mixture's posterior. Bound 0.05 (5 accuracy points): our choice, declared "
+               "before the run; the paper's words give none. Only the best expert's accuracy "
+               "is checked: under our reconstruction PiCCE's output for a non-picked expert "
+               "is the share of points where it alone is picked, not its accuracy "
+               "(methods/picce_l2d.py, deviation 1).",
+          foils=(MUT,),
+          foil_note="The random-correct-expert ablation splits each point's defer target "
+                    "evenly over the correct experts, so its ratio estimates P(some expert "
+                    "correct) / (number correct), not an accuracy: it must not recover them."),
+    Claim(id="c14_near_bayes_large_sample", where="abstract",
+          text="PiCCE is statistically consistent: on a large sample its system error is "
+               "close to the Bayes-optimal deferral error",
+          paper_value="\"" + _Q_CONSISTENT + "\" (abstract)", source="paper",
+          check=Value(method="picce", metric="excess_error", hi=0.02, where=_RECOVERY),
+          note=_RECOVERY_NOTE + "Excess = system error - E[1 - max(max_k P(k|x), max_j "
+               "P(m_j = y | x))] on the same test points. Bound 0.02: our choice, declared "
+               "before the run (about twice the binomial sd of a 2000-point test error); "
+               "consistency is a limit, one sample size only shows it approximately.",
+          foils=(MUT,),
+          foil_note="The random-correct-expert ablation's defer scores estimate P(some "
+                    "expert correct) / (number correct), below the experts' accuracy, so it "
+                    "keeps points the pool would answer better: it is not consistent and "
+                    "must not come close to the Bayes error."),
 )
 
 HEADLINES = (
@@ -211,37 +294,78 @@ HEADLINES = (
     Headline(quote=_Q_REMEDIES, claims=("c9_existing_remedies_fail",)),
     Headline(quote=_Q_RESOLVE, claims=("c1_clf_acc_vs_ce", "c2_clf_acc_vs_ova",
                                        "c6a_picce_flat_digits", "c6b_picce_flat_gmm")),
-    Headline(quote=_Q_CONSISTENT, claims=("c10_statistical_consistency",)),
-    Headline(quote=_Q_RECOVER, claims=("c11_recovers_probabilities",)),
+    Headline(quote=_Q_CONSISTENT, claims=("c10_statistical_consistency",
+                                          "c14_near_bayes_large_sample")),
+    Headline(quote=_Q_RECOVER, claims=("c11_recovers_probabilities",
+                                       "c13_recovers_expert_accuracy")),
     Headline(quote=_Q_REAL, claims=("c12_real_world_experts",)),
     Headline(quote=_Q_IMPROVED, claims=("c3_syserr_vs_ce", "c4_syserr_vs_ova",
                                         "c5a_syserr_rank_disjoint", "c5b_syserr_rank_overlapping",
-                                        "c5c_syserr_rank_varied")),
+                                        "c5c_syserr_rank_varied", "c5d_syserr_rank_pool")),
 )
 
-_GATED = ("c1_clf_acc_vs_ce", "c2_clf_acc_vs_ova", "c3_syserr_vs_ce", "c4_syserr_vs_ova",
-          "c5a_syserr_rank_disjoint", "c5b_syserr_rank_overlapping", "c5c_syserr_rank_varied",
-          "c6a_picce_flat_digits", "c6b_picce_flat_gmm")
+# Issue 30: c1-c4, c5d, c6 compare in the pool setting (gated by p2); c5a-c5c rank in the
+# three other settings (gated by p1, pooled over every setting).
+# Claims first declared in issue 30 (absent from the 2026-12-03 amendment).
+_NEW_ISSUE30 = ("c5d_syserr_rank_pool", "c13_recovers_expert_accuracy",
+                "c14_near_bayes_large_sample")
+_GATED_ALL = ("c5a_syserr_rank_disjoint", "c5b_syserr_rank_overlapping", "c5c_syserr_rank_varied")
+_GATED_POOL = ("c1_clf_acc_vs_ce", "c2_clf_acc_vs_ova", "c3_syserr_vs_ce", "c4_syserr_vs_ova",
+               "c5d_syserr_rank_pool", "c6a_picce_flat_digits", "c6b_picce_flat_gmm")
 PREMISES = (
     Premise(id="p1_ce_underfits_with_experts",
             text="the problem PiCCE solves is present: the classifier trained by vanilla "
                  "cross-entropy loses accuracy as experts are added (log-log slope of its "
                  "test accuracy against the number of experts below 0)",
-            check=Slope(method="softmax_l2d", metric="clf_acc", x="num_experts", hi=0.0),
-            claims=_GATED,
+            check=Slope(method="softmax_l2d", metric="clf_acc", x="num_experts", hi=0.0,
+                        where={"dataset": "deferral_experts"}),
+            claims=_GATED_ALL,
             note="'Falls' = a negative slope, by definition (bound 0, not c7's -0.012); both "
                  "bases and all settings pooled, as c7. Without CE's underfitting, PiCCE's "
                  "classifier cannot be shown to resolve it (c1, c2, c6a, c6b), and a "
                  "system-error gain over CE or OvA (c3-c5) cannot be credited to resolving "
-                 "it: the random-correct-expert ablation passes c3-c5 on this proxy."),
+                 "it: the random-correct-expert ablation passes c3-c5 on this proxy. Since "
+                 "issue 30 it gates c5a-c5c only (the other comparisons moved to the pool "
+                 "setting, gated by p2)."),
+    Premise(id="p3_ova_competent",
+            text="the OvA baseline is competent on the quick grid's budget: with a single "
+                 "expert its classifier is at most 5 accuracy points below CE's (all "
+                 "single-expert surrogates solve the same problem there)",
+            check=Better(method="ova_l2d", baseline="softmax_l2d", metric="clf_acc",
+                         margin=-0.05, where={"num_experts": 1}),
+            claims=("c2_clf_acc_vs_ova", "c4_syserr_vs_ova"),
+            note="Issue 30, added AFTER the 10-epoch quick grid was seen (OvA's classifier "
+                 "~0.55 against CE's ~0.75 at J = 1; at 50 epochs they were within a point): "
+                 "a post hoc control that can only withhold claims. Margin 0.05: our choice. "
+                 "Without it, beating OvA (c2, c4) is beating an undertrained baseline."),
+    Premise(id="p2_ce_underfits_in_pool",
+            text="in the pool setting (J equally good specialists correct on the same points), "
+                 "the classifier trained by vanilla cross-entropy loses accuracy as experts "
+                 "are added (log-log slope of its test accuracy against J below 0)",
+            check=Slope(method="softmax_l2d", metric="clf_acc", x="num_experts", hi=0.0,
+                        where=_POOL),
+            claims=_GATED_POOL,
+            note="Issue 30, declared before the pool setting was run on the grid's seeds. The "
+                 "paper's mechanism: CE's target puts mass P(m_j = y | x) on every expert, so "
+                 "the class outputs keep 1 / (1 + sum_j P(m_j = y | x)) of it, which shrinks "
+                 "only when added experts are correct on the same points (the pool; in the "
+                 "disjoint setting at most one expert is correct on a point whatever J). "
+                 "Bound 0 = the definition of 'falls'; both bases pooled."),
 )
 
-_SETTINGS = ["disjoint", "overlapping", "varied"]
+_SETTINGS = ["disjoint", "overlapping", "varied", "pool"]
 _FAST = (cfg(PiCCE, label="picce", epochs=3), cfg(SoftmaxL2D, label="softmax_l2d", epochs=3),
          cfg(OvAL2D, label="ova_l2d", epochs=3),
          cfg(PiCCE, label=MUT, epochs=3, mutant="random_correct"))
-# The quick grid's three surrogates at their defaults, plus the foil mutant (claims c3-c5).
-_QUICK = (cfg(PiCCE), cfg(SoftmaxL2D), cfg(OvAL2D), cfg(PiCCE, label=MUT, mutant="random_correct"))
+# The quick grid's three surrogates plus the foil mutant (claims c3-c5), trained 10 epochs
+# (issue 30; was 50): underfitting is a deficit of the classifier's training accuracy, which
+# a budget long enough for this 64-unit MLP to converge on these small sets removes for every
+# surrogate (at 50 epochs CE's classifier did not fall with J: slope -0.003 [-0.010, 0.003]).
+_Q_EPOCHS = 10
+_QUICK = (cfg(PiCCE, label="picce", epochs=_Q_EPOCHS),
+          cfg(SoftmaxL2D, label="softmax_l2d", epochs=_Q_EPOCHS),
+          cfg(OvAL2D, label="ova_l2d", epochs=_Q_EPOCHS),
+          cfg(PiCCE, label=MUT, epochs=_Q_EPOCHS, mutant="random_correct"))
 
 BENCHMARK = Benchmark(
     slug="picce_l2d",
@@ -258,12 +382,14 @@ BENCHMARK = Benchmark(
                    "(the method section was not readable): one defer term per sample, on "
                    "the correct expert with the highest current defer score. Experiments "
                    "are the paper's synthetic-specialist protocol scaled down to a 64-unit "
-                   "MLP on noisy scikit-learn digits and a 20-class Gaussian mixture "
+                   "MLP (10 epochs in the quick grid, where its classifier has not converged: "
+                   "underfitting can show) on noisy scikit-learn digits and a 20-class "
+                   "Gaussian mixture, with a pool of equally good specialists added "
                    "(paper: WideResNet/ResNet on CIFAR-100, ImageNet, plus real experts on "
                    "MiceBone and Chaoyang, not reproduced)."),
     methods=(PiCCE,),
     baselines=(SoftmaxL2D, OvAL2D),
-    datasets=(DeferralExperts,),
+    datasets=(DeferralExperts, DeferralRecovery),
     metrics=METRICS,
     primary_metric="system_error",
     nondeterministic={"time_s": TIMING_RTOL},
@@ -274,12 +400,15 @@ BENCHMARK = Benchmark(
                                     num_experts=1, n_train=300, n_test=300)),
                       seeds=1, methods=_FAST),
         "quick": Grid(datasets=sweep(DeferralExperts, base=["digits", "gmm"],
-                                     setting=_SETTINGS, num_experts=[1, 4, 8]),
+                                     setting=_SETTINGS, num_experts=[1, 4, 8])
+                      + (cfg(DeferralRecovery),),
                       seeds=5, methods=_QUICK,
-                      note="18 datasets x 5 seeds x 3 surrogates (+ the foil mutant), 50 "
-                           "epochs each"),
+                      note="24 datasets (+ the large-sample recovery set) x 5 seeds x 3 "
+                           "surrogates (+ the foil mutant), 10 epochs each (issue 30: 50 "
+                           "before; the pool setting and the recovery set added)"),
         "full": Grid(datasets=sweep(DeferralExperts, base=["digits", "gmm"],
-                                    setting=_SETTINGS, num_experts=[1, 2, 3, 4, 5, 6, 7, 8]),
+                                    setting=_SETTINGS, num_experts=[1, 2, 3, 4, 5, 6, 7, 8])
+                     + (cfg(DeferralRecovery),),
                      seeds=10,
                      methods=(cfg(PiCCE, label="picce", epochs=200),
                               cfg(SoftmaxL2D, label="softmax_l2d", epochs=200),
@@ -290,7 +419,8 @@ BENCHMARK = Benchmark(
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
-        Amendment(date="2026-12-03", claims=tuple(c.id for c in CLAIMS),
+        Amendment(date="2026-12-03",
+                  claims=tuple(c.id for c in CLAIMS if c.id not in _NEW_ISSUE30),
                   what="source and foils declared (mutant picce[mutant=random_correct] added "
                        "to all grids as the foil of c3-c5); paper_value now quotes the "
                        "abstract (and the aggregator's PiCCE numbers for c3/c4) instead of "
@@ -336,6 +466,61 @@ BENCHMARK = Benchmark(
                       "probabilities and expert accuracies, remedies and real experts had no "
                       "claim. The premise's bound 0 is the definition of 'falls'",
                   results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c1_clf_acc_vs_ce", "c2_clf_acc_vs_ova", "c3_syserr_vs_ce",
+                          "c4_syserr_vs_ova", "c5a_syserr_rank_disjoint",
+                          "c5b_syserr_rank_overlapping", "c5c_syserr_rank_varied",
+                          "c6a_picce_flat_digits", "c6b_picce_flat_gmm", "c7_ce_degrades",
+                          "c8_coverage_vs_ce", "c9_existing_remedies_fail",
+                          "c10_statistical_consistency", "c11_recovers_probabilities",
+                          "c12_real_world_experts", "p1_ce_underfits_with_experts"),
+                  what="design: setting 'pool' (J equally good specialists on one shared "
+                       "region) and a large-sample recovery set (gmm pool, J = 4, 16000 "
+                       "training points; for c13, c14) added to the quick and full grids; the quick grid's four "
+                       "surrogates train 10 epochs instead of 50; c1-c4 (J in {4, 8}) and "
+                       "c6a/c6b (slopes per base) now read the pool setting only and are "
+                       "gated by the new premise p2; p1 (unchanged check, now pooled over four "
+                       "settings) gates c5a-c5c only; p1 and c7 read the expert-count sweep "
+                       "only (dataset deferral_experts), c8 the new data unchanged; c10, c11 "
+                       "stay not_run with reasons pointing to c14, c13 (c9, c12 only see the "
+                       "grid change). Thresholds and foils unchanged",
+                  why="issue 30: the proxy never showed the problem the paper solves (at 50 "
+                      "epochs CE's classifier accuracy did not fall with J), so c1-c6 could "
+                      "not discriminate. The paper's mechanism needs added experts to be "
+                      "correct on the same points (the class outputs keep 1 / (1 + sum_j "
+                      "P(m_j = y | x)) of CE's mass), which the disjoint setting never gives, "
+                      "and a training budget under which the classifier has not converged "
+                      "(underfitting). Chosen from a pilot on seeds 1000-1002, not the grid's "
+                      "seeds 0-4 (10 epochs: CE's classifier accuracy 0.75 -> 0.68 from J = 1 "
+                      "to 8 on the gmm pool, PiCCE's flat; 50 epochs: flat for both)",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("p3_ova_competent",),
+                  what="new premise p3 (OvA's single-expert classifier within 0.05 of CE's, "
+                       "non-inferiority) gating c2 and c4",
+                  why="issue 30: at the quick grid's new 10-epoch budget OvA's sigmoid heads "
+                      "are far from trained (classifier ~0.55 vs CE's ~0.75 at J = 1), so "
+                      "c2/c4 would credit PiCCE for beating an undertrained baseline. Added "
+                      "after those results were seen",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c13_recovers_expert_accuracy",
+                                             "c14_near_bayes_large_sample"),
+                  what="new claims c13 (PiCCE's estimate of the best expert's accuracy within "
+                       "0.05 of the truth, mean over seeds) and c14 (PiCCE's system error "
+                       "within 0.02 of the Bayes-optimal deferral error), on the large-sample "
+                       "gmm pool (dataset deferral_recovery), foil the random-correct mutant",
+                  why="issue 30: the abstract's 'statistical consistency' and 'ability to "
+                      "recover ... expert accuracies' had no check. Bounds are our choice, "
+                      "declared before the recovery set was run (no pilot of it)",
+                  results_seen=False),
+        Amendment(date="2026-12-06", claims=("p2_ce_underfits_in_pool", "c5d_syserr_rank_pool"),
+                  what="new premise p2 (CE's classifier accuracy falls with J in the pool "
+                       "setting, log-log slope < 0) gating c1-c4, c5d, c6a, c6b; new claim c5d "
+                       "(PiCCE ranks first on system error in the pool setting, foil the "
+                       "random-correct mutant)",
+                  why="issue 30: a premise that the problem is present where the claims "
+                      "compare; c5d extends 'in every setting' to the added setting. Declared "
+                      "before the pool setting ran on the grid's seeds",
+                  results_seen=False),
     ),
     headlines=HEADLINES,
     premises=PREMISES,

@@ -5,6 +5,10 @@ concurrency overhead, a fragmenting activation arena, a PCIe-fed weight cache). 
 EDF, early-exit degradation, concurrent EDF and an RTInfer-like policy (slack-chosen model
 variants, concurrency, compaction-aware allocation, on-demand loading) are compared on
 deadline-miss rate and accuracy. Simulation numbers, not the paper's hardware.
+
+Issue 30: a calibrated regime (load 2.7, both burst rates; rule at CAL_LOADS) where the strongest
+baseline misses about the abstract's 32.8% carries the DMR claims c1c/c3c; c8 reads the
+host-to-GPU stall against an eager-loading mutant.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from claimbench.methods.rtinfer_sim import RTInferLike
 
 SERIAL = "rtinfer[mutant=serial]"
 FIRST_FIT = "rtinfer[mutant=first_fit]"
+EAGER = "rtinfer[mutant=eager_load]"
 BASELINES = ("preemptive_edf", "early_exit", "concurrent_edf")
 
 METRICS = (
@@ -31,17 +36,55 @@ METRICS = (
                   "1 - largest hole / free space, over allocation attempts"),
     output_metric("blocked", description="allocations that failed although the total free "
                   "space sufficed"),
+    output_metric("load_stall", description="host-to-GPU latency: mean ms a started job waits "
+                  "for its weights before it computes (0 on a weight-cache hit)"),
 )
 
 _METHODS = (cfg(PreemptiveEDF), cfg(EarlyExitEDF), cfg(ConcurrentEDF), cfg(RTInferLike),
             cfg(RTInferLike, label=SERIAL, mutant="serial"),
-            cfg(RTInferLike, label=FIRST_FIT, mutant="first_fit"))
+            cfg(RTInferLike, label=FIRST_FIT, mutant="first_fit"),
+            cfg(RTInferLike, label=EAGER, mutant="eager_load"))
+
+# Calibrated regime (issue 30). Rule, fixed before the calibration was run: for each burst rate
+# of the quick grid, the serial load among CAL_CANDIDATES at which the strongest baseline (the
+# lowest mean DMR of the three) misses closest to the abstract's 32.8% (ties: the lower load),
+# over CAL_REPS seeds derive_seed("rtinfer_sim/calibration", burst_rate, load, rep) that no grid
+# uses; only the baselines run. Candidates are odd tenths, so no grid load is among them.
+CAL_TARGET = 0.328  # abstract: "from 32.8% to 0%"
+CAL_CANDIDATES = tuple(round(1.1 + 0.2 * i, 1) for i in range(20))  # 1.1 .. 4.9
+CAL_REPS = 5
+# calibrate_loads() (run 2026-12-06, ~7 CPU-s): strongest baseline early_exit at both rates,
+# DMR 0.315 (burst 0.0) and 0.351 (burst 0.3) at load 2.7; concurrent EDF 0.78 / 0.88.
+CAL_LOADS = {0.0: 2.7, 0.3: 2.7}  # burst rate -> load
+
+
+def calibrate_loads(burst_rates=(0.0, 0.3), candidates=CAL_CANDIDATES, reps=CAL_REPS):
+    """The rule above; returns ({burst rate: load}, {(burst rate, load): {baseline: mean DMR}})."""
+    from claimbench.grid import derive_seed
+    runs = (PreemptiveEDF(), EarlyExitEDF(), ConcurrentEDF())
+    chosen, table = {}, {}
+    for b in burst_rates:
+        for load in candidates:
+            data = [InferenceWorkload(load=load, burst_rate=b).make(
+                derive_seed("rtinfer_sim/calibration", b, load, r)).data for r in range(reps)]
+            table[b, load] = {m.name: sum(m.run(d, 0)["dmr"] for d in data) / reps for m in runs}
+        chosen[b] = pick_load({lo: min(table[b, lo].values()) for lo in candidates})
+    return chosen, table
+
+
+def pick_load(strongest_dmr: dict) -> float:
+    """The load whose strongest-baseline DMR is closest to CAL_TARGET; ties to the lower load."""
+    return min(strongest_dmr, key=lambda lo: (abs(strongest_dmr[lo] - CAL_TARGET), lo))
+
 
 _DMR_FOIL = ("The claim says RTInfer beats the state of the art in DMR: each baseline in its "
              "place must not rank first (the ranking then holds the other baselines and the "
-             "two mutants).")
+             "mutants).")
 
 _FEASIBLE = {"load": (0.6, 1.0)}  # c3's scope: the loads a serial scheduler can carry
+_MAIN = {"load": (0.6, 1.0, 1.4)}  # the quick grid's swept loads (not the calibrated regime)
+_CAL = {"load": tuple(sorted(set(CAL_LOADS.values())))}  # the calibrated regime
+_CAL_CONFIGS = tuple(cfg(InferenceWorkload, load=lo, burst_rate=b) for b, lo in CAL_LOADS.items())
 _Q_BURSTS = ("Existing preemption and early-exit mechanisms often underutilize GPU resources "
              "through single-task queuing and sacrifice excessive accuracy during task bursts")
 _Q_BALANCE = "enables concurrent RT task execution while balancing throughput and accuracy"
@@ -58,9 +101,11 @@ HEADLINES = (
              claims=("c5_less_fragmentation",)),
     Headline(quote=_Q_LOADING, claims=("c8_on_demand_loading",)),
     Headline(quote="reducing average deadline miss rate (DMR) from 32.8% to 0%",
-             claims=("c1_lowest_dmr_load_1_0", "c2_lowest_dmr_load_1_4", "c3_dmr_near_zero")),
+             claims=("c1_lowest_dmr_load_1_0", "c2_lowest_dmr_load_1_4", "c3_dmr_near_zero",
+                     "c1c_lowest_dmr_calibrated", "c3c_dmr_near_zero_calibrated")),
     Headline(quote="improving accuracy by up to 56.5%",
-             claims=("c4_acc_vs_early_exit_bursts", "c4b_acc_met_vs_early_exit")),
+             claims=("c4_acc_vs_early_exit_bursts", "c4b_acc_met_vs_early_exit",
+                     "c4c_acc_vs_early_exit_calibrated")),
 )
 
 PREMISES = tuple(
@@ -75,7 +120,25 @@ PREMISES = tuple(
                  "'misses deadlines'; the paper's 32.8% is not a threshold here. Where a "
                  "baseline misses nothing, 'the lowest DMR' (c1) and 'DMR near 0' (c3) do "
                  "not separate RTInfer from it.")
-    for b in BASELINES)
+    for b in BASELINES) + tuple(
+    Premise(id=f"p_{b}_misses_calibrated",
+            text=f"the paper's starting point is present in the calibrated regime: {b} misses "
+                 f"at least 10% of the deadlines (mean DMR >= 0.1)",
+            check=Value(method=b, metric="dmr", lo=0.1, stat="mean", where=_CAL),
+            claims=("c1c_lowest_dmr_calibrated", "c3c_dmr_near_zero_calibrated"),
+            note="Declared with the calibration rule, before any run: the regime is set so the "
+                 "strongest baseline misses about 32.8% (abstract) on calibration seeds; 0.1 "
+                 "(about a third of that) asks that misses be substantial on the grid's own "
+                 "seeds too. One premise per baseline, none picked from results.")
+    for b in BASELINES) + (
+    Premise(id="p_eager_loading_stalls",
+            text="weights miss the cache: concurrent EDF (eager loading) waits for "
+                 "host-to-GPU transfers (mean load_stall above 0)",
+            check=Value(method="concurrent_edf", metric="load_stall", lo=0.0, stat="mean",
+                        where=_MAIN),
+            claims=("c8_on_demand_loading",),
+            note="Room for the effect: with every model resident there is no transfer latency "
+                 "to minimise."),)
 
 _DMR_PAPER = ("\"RTInfer outperforms state-of-the-art methods by reducing average deadline miss "
               "rate (DMR) from 32.8% to 0%\" (abstract)")
@@ -107,15 +170,17 @@ BENCHMARK = Benchmark(
               text="lowest deadline-miss rate among the schedulers at serial load 1.0",
               paper_value=_DMR_PAPER,
               check=Rank(method="rtinfer", metric="dmr", k=1, where={"load": 1.0}),
-              source="paper", foils=BASELINES, foil_note=_DMR_FOIL,
+              source="paper", foils=BASELINES, foil_note=_DMR_FOIL, grids=("full",),
               note="The issue's 'lowest DMR at every load', at the load where a one-job-at-a-"
                    "time scheduler is just saturated; units = (burst rate, seed) cells."),
         Claim(id="c2_lowest_dmr_load_1_4", where="abstract",
               text="lowest deadline-miss rate among the schedulers at serial load 1.4",
               paper_value=_DMR_PAPER,
               check=Rank(method="rtinfer", metric="dmr", k=1, where={"load": 1.4}),
-              source="paper", foils=BASELINES, foil_note=_DMR_FOIL,
-              note="As c1 at overload for a serial scheduler."),
+              source="paper", foils=BASELINES, foil_note=_DMR_FOIL, grids=("full",),
+              note="As c1 at overload for a serial scheduler. Decided on the full grid only "
+                   "since the quick grid's 10 blocks cannot separate 6 others at its Holm "
+                   "level (issue 30)."),
         Claim(id="c3_dmr_near_zero", where="abstract",
               text="RTInfer's average deadline-miss rate is (about) 0%",
               paper_value=_DMR_PAPER,
@@ -134,7 +199,7 @@ BENCHMARK = Benchmark(
                           "accuracy during task bursts\"; \"improving accuracy by up to "
                           "56.5%\" (abstract)",
               check=Better(method="rtinfer", baseline="early_exit", metric="acc",
-                           where={"burst_rate": 0.3}),
+                           where={"burst_rate": 0.3, **_MAIN}),
               source="paper", foils=("preemptive_edf", SERIAL),
               foil_note="Preemptive EDF never degrades and the serial mutant degrades without "
                         "concurrency: the claim credits concurrency plus variant choice, so "
@@ -149,7 +214,7 @@ BENCHMARK = Benchmark(
               paper_value="\"" + _Q_BURSTS + "\"; \"improving accuracy by up to 56.5%\" "
                           "(abstract)",
               check=Better(method="rtinfer", baseline="early_exit", metric="acc_met",
-                           where={"burst_rate": 0.3}),
+                           where={"burst_rate": 0.3, **_MAIN}),
               source="paper", foils=("preemptive_edf", SERIAL),
               foil_note="As c4: preemptive EDF never degrades the model, and the serial mutant "
                         "degrades without concurrency; the claim credits concurrency plus "
@@ -157,6 +222,18 @@ BENCHMARK = Benchmark(
               note="As c4 on acc_met (mean accuracy of the jobs that met their deadline), so "
                    "that the accuracy gain is read apart from the miss-rate gain (issue 30); "
                    "all loads pooled, margin 0."),
+        Claim(id="c4c_acc_vs_early_exit_calibrated", where="abstract",
+              text="higher accuracy than early-exit degradation where the strongest baseline "
+                   "misses about 32.8% of the deadlines",
+              paper_value="\"" + _Q_BURSTS + "\"; \"improving accuracy by up to 56.5%\" "
+                          "(abstract)",
+              check=Better(method="rtinfer", baseline="early_exit", metric="acc", where=_CAL),
+              source="paper", foils=("preemptive_edf", SERIAL),
+              foil_note="As c4.",
+              note="Added after the first run of the calibrated regime (post hoc): c4's scope "
+                   "(loads 0.6-1.4) leaves that regime out, so c4 alone would not show how the "
+                   "accuracy comparison fares there. acc counts a miss as 0; both burst rates "
+                   "(10 units), margin 0."),
         Claim(id="c5_less_fragmentation", where="abstract, component (2)",
               text="the memory-layout-aware scheduler limits fragmentation",
               paper_value="\"a memory-layout-aware scheduler to mitigate fragmentation during "
@@ -188,26 +265,59 @@ BENCHMARK = Benchmark(
         Claim(id="c8_on_demand_loading", where="abstract, component (3)",
               text="on-demand loading minimises host-to-GPU latency",
               paper_value="\"" + _Q_LOADING + "\" (abstract)",
-              check=NotRun(method="rtinfer",
-                           reason=_NOT_BUILT + "no mutant without on-demand loading (weights "
-                                  "loaded eagerly) and no host-to-GPU latency metric; the check "
-                                  "would compare RTInfer's load latency and DMR with such a "
-                                  "mutant's"),
-              source="paper"),
+              check=Better(method="rtinfer", baseline="concurrent_edf", metric="load_stall",
+                           where=_MAIN),
+              source="paper", foils=(EAGER,),
+              foil_note="The eager_load mutant is RTInfer without on-demand loading (whole "
+                        "model transferred before the job starts, as the baselines do): the "
+                        "claim credits the loading strategy, so it should not lower the "
+                        "host-to-GPU latency.",
+              note="Lower mean host-to-GPU stall per started job (load_stall, ms) than "
+                   "concurrent EDF (eager loading) over the quick grid's loads 0.6, 1.0, 1.4 and "
+                   "both burst rates, margin 0. The simulator's on-demand stall is the first of "
+                   "4 layers' transfer (our construction); what is measured is whether that "
+                   "survives RTInfer's extra variants in the weight cache (more misses)."),
+        Claim(id="c1c_lowest_dmr_calibrated", where="abstract",
+              text="lowest deadline-miss rate among RTInfer and the state-of-the-art "
+                   "schedulers, in the regime where the strongest baseline misses about 32.8%",
+              paper_value=_DMR_PAPER,
+              check=Rank(method="rtinfer", metric="dmr", k=1, among=("rtinfer", *BASELINES),
+                         where=_CAL),
+              source="paper", foils=(SERIAL,),
+              foil_note="The serial mutant is RTInfer with single-task queuing, which the "
+                        "abstract blames for the baselines' misses (\"underutilize GPU "
+                        "resources through single-task queuing\"): in RTInfer's place it should "
+                        "not rank first. The baselines cannot be foils of a ranking among "
+                        "themselves (one of them ranks first by definition).",
+              note="Issue 30: the calibrated regime (CAL_LOADS, rule above), both burst rates, "
+                   "5 seeds each = 10 blocks; ranked against the three baselines only (the "
+                   "abstract's 'outperforms state-of-the-art methods')."),
+        Claim(id="c3c_dmr_near_zero_calibrated", where="abstract",
+              text="RTInfer's average deadline-miss rate is (about) 0% where the strongest "
+                   "baseline misses about 32.8%",
+              paper_value=_DMR_PAPER,
+              check=Value(method="rtinfer", metric="dmr", hi=0.01, stat="mean", where=_CAL),
+              source="paper", foils=BASELINES,
+              foil_note="The baselines are the systems whose average DMR the paper reports as "
+                        "32.8%; none should be near 0%.",
+              note="As c3 (mean DMR <= 1%, the abstract's 0% with a tolerance) in the "
+                   "calibrated regime, both burst rates (issue 30)."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(InferenceWorkload, load=[1.0, 1.4], burst_rate=[0.3],
                                      horizon_ms=[500.0]),
                       seeds=2, methods=_METHODS, note="two loads, bursts, 0.5 s simulated"),
         "quick": Grid(datasets=sweep(InferenceWorkload, load=[0.6, 1.0, 1.4],
-                                     burst_rate=[0.0, 0.3]),
+                                     burst_rate=[0.0, 0.3]) + _CAL_CONFIGS,
                       seeds=5, methods=_METHODS,
-                      note="3 loads x 2 burst rates x 5 seeds, 2 s simulated each"),
+                      note="3 loads x 2 burst rates x 5 seeds, 2 s simulated each, and the "
+                           "calibrated regime (one load per burst rate, issue 30)"),
         "full": Grid(datasets=sweep(InferenceWorkload, load=[0.4, 0.6, 0.8, 1.0, 1.2, 1.4],
                                     burst_rate=[0.0, 0.1, 0.3], n_tasks=[3, 4, 6],
-                                    horizon_ms=[10000.0]),
+                                    horizon_ms=[10000.0]) + _CAL_CONFIGS,
                      seeds=20, methods=_METHODS,
-                     note="about 0.3 CPU-hours (6480 cells, ~0.17 CPU-s each, from the quick grid)"),
+                     note="about 0.35 CPU-hours (7840 cells: 6480 at ~0.17 CPU-s each, from the "
+                          "quick grid, and the calibrated regime at its 2 s horizon)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
@@ -238,6 +348,63 @@ BENCHMARK = Benchmark(
                       "concurrent EDF and early exit miss nothing at loads 0.6 and 1.0, so the "
                       "paper's starting point (32.8% misses) never appears there and the "
                       "near-zero and lowest-DMR claims cannot separate RTInfer from them",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c1c_lowest_dmr_calibrated", "c3c_dmr_near_zero_calibrated",
+                          "c8_on_demand_loading",
+                          *(f"p_{b}_misses_calibrated" for b in BASELINES),
+                          "p_eager_loading_stalls"),
+                  what="a calibrated regime joins the quick and full grids: load 2.7 at burst "
+                       "rates 0.0 and 0.3, the load at which the strongest baseline misses "
+                       "closest to 32.8% by the rule written above CAL_LOADS (calibration seeds "
+                       "no grid uses, baselines only). New claims c1c (RTInfer ranks first "
+                       "among itself and the three baselines, foil: the serial mutant) and c3c "
+                       "(mean DMR <= 1%, foils: the baselines) read it, gated by new premises "
+                       "(each baseline's mean DMR >= 0.1 there). c8 becomes a check: lower "
+                       "load_stall (new simulator output: mean ms a started job waits for its "
+                       "weights) than concurrent EDF over loads 0.6-1.4, foil: the new "
+                       "eager_load mutant, gated by p_eager_loading_stalls (concurrent EDF "
+                       "stalls at all)",
+                  why="issue 30: the paper's starting point (baselines missing 32.8%) never "
+                      "appeared at loads 0.6 and 1.0, so c1/c3 could not separate RTInfer from "
+                      "the baselines; on-demand loading had no check. Rule, thresholds and "
+                      "foils were written before the calibration and before any grid run of "
+                      "the new cells or of load_stall",
+                  results_seen=False),
+        Amendment(date="2026-12-06",
+                  claims=("c4_acc_vs_early_exit_bursts", "c4b_acc_met_vs_early_exit",
+                          "c1_lowest_dmr_load_1_0", "c2_lowest_dmr_load_1_4"),
+                  what="c4/c4b: scope restated as burst rate 0.3 at loads 0.6, 1.0, 1.4, so "
+                       "that the new calibrated cells (load 2.7) are not pooled in (the cells "
+                       "they read, checks, thresholds and foils unchanged); c1/c2 rank every "
+                       "method of the grid, which now also holds the eager_load mutant, so on "
+                       "the quick grid their best p (10 blocks, 6 others: 0.00586) exceeds "
+                       "their worst-case Holm level (9 claims or more: <= 0.00556): they are "
+                       "decided on the full grid only (checks, thresholds, scopes and foils "
+                       "unchanged)",
+                  why="issue 30: the calibrated regime is for the DMR claims (c1c, c3c); the "
+                      "eager_load mutant is c8's foil",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c3_dmr_near_zero", "c5_less_fragmentation",
+                          "c6_throughput_and_accuracy", "c7_variant_co_optimization"),
+                  what="the grids gain the eager_load mutant and the load-2.7 cells, the "
+                       "simulator a load_stall output and methods/rtinfer_sim.py the eager_load "
+                       "mutant; checks, thresholds, foils and the cells c3/c5 read unchanged "
+                       "(c6/c7 are not_run and read none)",
+                  why="issue 30 (amendment above); recorded because the lock hashes the grids "
+                      "and source files every claim reads",
+                  results_seen=True,
+                  rule="issue 28-30 review: a change these claims do not read (new configs, "
+                       "cells or branches); every non-timing metric of the committed quick "
+                       "cells unchanged (compared cell by cell with the fresh run: 0 "
+                       "differences in 1080 values of its 180 cells)"),
+        Amendment(date="2026-12-06", claims=("c4c_acc_vs_early_exit_calibrated",),
+                  what="new claim c4c: c4's check (acc, RTInfer over early exit, foils as c4) "
+                       "in the calibrated regime, both burst rates",
+                  why="issue 30 (review of the first run of the calibrated cells): c4's scope "
+                      "leaves the regime out, and the accuracy there must be read with the "
+                      "DMR claims; declared after that run's results were seen",
                   results_seen=True),
     ),
     headlines=HEADLINES,

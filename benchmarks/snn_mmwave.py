@@ -67,6 +67,15 @@ LOW = {"band": "low", "snr_db": -15.0}
 HIGH = {"band": "high", "snr_db": -15.0}
 
 
+# issue 28: the MLP and the GRU sat at chance (0.215, 0.208) with the SNN's training recipe; found
+# on private runs of generator seeds 0-2, low band (no grid cell run): the time-flattened MLP memorises 200 noisy sequences
+# (training loss 0, test at chance) unless its batches are rolled in time and sign-flipped, with a
+# smaller step and more epochs; the GRU needs standardised inputs and the SNN's time-averaged readout
+# instead of its last state (baselines/sequence_classifiers.py). The CNN keeps the SNN's recipe.
+MLP_TRAINING = {"standardize": True, "augment": True, "lr": 1e-3, "epochs": 300}
+GRU_TRAINING = {"standardize": True, "pool": "mean", "epochs": 40}
+
+
 def _methods(**kw) -> tuple:
     snn = dict(kw)
     return (
@@ -74,9 +83,9 @@ def _methods(**kw) -> tuple:
         *(cfg(BetaSweepSNN, label=f"snn_b{b}", beta=b,
               bands="low,high" if b == 0.3 else "low", **snn) for b in BETAS),
         cfg(FrequencyMatchedSNN, label=NO_SPIKE, mutant="no_spike", **snn),
-        cfg(MLPClassifier, label="mlp", **kw),
+        cfg(MLPClassifier, label="mlp", **{**MLP_TRAINING, **kw}),
         cfg(CNN1DClassifier, label="cnn1d", **kw),
-        cfg(GRUClassifier, label="gru", **kw),
+        cfg(GRUClassifier, label="gru", **{**GRU_TRAINING, **kw}),
     )
 
 
@@ -159,7 +168,11 @@ BENCHMARK = Benchmark(
                    "beta*'. Top 3 of 6 (the criterion and the sweep 0.3..0.98): significantly "
                    "ahead of all but two, the sweep values adjacent to beta* (~0.6-0.7). Decided "
                    "on the full grid only: with 8 quick units a rank test against 5 others cannot "
-                   "reach p < 5 x 2^-8 = 0.0195, above its worst-case Holm level."),
+                   "reach p < 5 x 2^-8 = 0.0195, above its worst-case Holm level. Reported (issue "
+                   "28), quick grid, low band, 8 seeds: the criterion's beta* (mean 0.56, cut-off "
+                   "0.10 f_s) reaches 0.61 mean test accuracy, a fixed beta = 0.9 (cut-off 0.017 "
+                   "f_s) 0.94 and beta = 0.7 0.81: here the matching criterion's beta loses to a "
+                   "fixed beta = 0.9."),
         Claim(id="c3_energy_vs_ann_twin", where="abstract",
               text="the spiking network needs 3.64x less theoretical energy than its ANN "
                    "counterpart",
@@ -171,7 +184,9 @@ BENCHMARK = Benchmark(
                         "MAC-based models must not show the spike-driven reduction.",
               note="E_SNN / E_twin <= 1/3.64 = 0.275, the twin being the same network and beta* "
                    "without spikes (all MACs). The paper's comparison is against its ANN "
-                   "baselines; which architecture it used per dataset was not read."),
+                   "baselines; which architecture it used per dataset was not read. The twin is "
+                   "not one of the ANN baselines: against the MLP the SNN needs 1.16x more energy "
+                   "(c3c_energy_below_mlp), against the GRU 12x less (c3b_energy_below_gru)."),
         Claim(id="c3b_energy_below_gru", where="abstract",
               text="the matched SNN costs less theoretical energy than the GRU",
               paper_value=_PAPER_ENERGY,
@@ -179,7 +194,12 @@ BENCHMARK = Benchmark(
                           at_most=1.0, where=LOW),
               source="paper", foils=("cnn1d",),
               foil_note="The 1-D CNN (more MACs than the GRU) must not pass.",
-              note="Research note: 'the ANN/SNN energy ratio is > 1 (report the value)'."),
+              note="Research note: 'the ANN/SNN energy ratio is > 1 (report the value)'. Energy "
+                   "is fixed by the architecture (MACs) and the spikes, not by training: issue 28's "
+                   "competent GRU costs what the chance-level one did. Not at matched accuracy: "
+                   "on the quick grid's low band the competent GRU is the more accurate (0.72 "
+                   "against the SNN's 0.61, c1_beats_gru_low_snr), so the SNN is cheaper but not "
+                   "better; no accuracy-matched (narrower) GRU was run."),
         Claim(id="c3c_energy_below_mlp", where="abstract",
               text="the matched SNN costs less theoretical energy than the time-flattened MLP",
               paper_value=_PAPER_ENERGY,
@@ -188,7 +208,10 @@ BENCHMARK = Benchmark(
               source="paper", foils=("cnn1d",),
               foil_note="The 1-D CNN (more MACs than the MLP) must not pass.",
               note="Research note's energy check against the cheapest ANN here: its single "
-                   "T*C*H first layer equals the SNN's encoding layer in MACs."),
+                   "T*C*H first layer equals the SNN's encoding layer in MACs. Issue 28: the "
+                   "competent MLP (0.73 low-band accuracy on the quick grid, against the SNN's "
+                   "0.61) is both cheaper and more accurate, so matching accuracy (a narrower "
+                   "MLP, not run) could only lower its energy further."),
         _vanishes("cnn1d"), _vanishes("gru"),
         Claim(id="c5_criterion_cutoff_between_signal_and_noise", where="abstract",
               text="the criterion's cut-off lies above the discriminative band and below the noise",
@@ -210,13 +233,15 @@ BENCHMARK = Benchmark(
                       note="2 epochs, 40 sequences of 32 steps: plumbing only"),
         "quick": Grid(datasets=sweep(RadarSequences, band=["low", "high"], snr_db=[-15.0]),
                       seeds=8, methods=_methods(),
-                      note="200 train / 200 test sequences, T=64, 8 channels, 20 epochs; "
-                           "3.8 CPU-minutes measured"),
+                      note="200 train / 200 test sequences, T=64, 8 channels, 20 epochs (the "
+                           "MLP 300, the GRU 40: MLP_TRAINING, GRU_TRAINING); 1.4 CPU-minutes "
+                           "measured (0.9 before issue 28: its MLP and GRU recipes take 44 CPU-s "
+                           "for their 32 cells, 16 before)"),
         "full": Grid(datasets=sweep(RadarSequences, band=["low", "high"], snr_db=[-15.0, -5.0],
                                     n_train=[1000], n_test=[1000], channels=[16]),
                      seeds=20, methods=_methods(epochs=60),
-                     note="1000/1000 sequences, 16 channels, 60 epochs, two SNRs, 20 seeds: "
-                          "about 6 CPU-hours (quick measured 3.8 CPU-min)"),
+                     note="1000/1000 sequences, 16 channels, 60 epochs (the MLP too: as many "
+                          "steps as its 300 quick epochs), two SNRs, 20 seeds: about 6 CPU-hours"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     premises=(
@@ -314,5 +339,32 @@ BENCHMARK = Benchmark(
                   results_seen=True,
                   rule="issue 27: faster code, same experiment; every non-timing metric of the "
                        "committed quick cells unchanged (claimbench verify)"),
+        Amendment(date="2026-12-06",
+                  claims=("c1_beats_cnn1d_low_snr", "c1_beats_gru_low_snr", "c1_beats_mlp_low_snr",
+                          "c2_accuracy_peaks_at_matched_beta", "c3_energy_vs_ann_twin",
+                          "c3b_energy_below_gru", "c3c_energy_below_mlp",
+                          "c4_advantage_vanishes_high_band_vs_cnn1d",
+                          "c4_advantage_vanishes_high_band_vs_gru",
+                          "c5_criterion_cutoff_between_signal_and_noise",
+                          "p_mlp_above_chance", "p_gru_above_chance"),
+                  what="the MLP and GRU baselines get their own training recipe (MLP_TRAINING, "
+                       "GRU_TRAINING; new fields of baselines/sequence_classifiers.py, defaults "
+                       "off): the MLP z-scores its input channels with training statistics, "
+                       "rolls each training batch by a random time shift and flips its sign, lr "
+                       "1e-3, 300 epochs; the GRU z-scores its inputs, reads out its states "
+                       "averaged over time (the SNN's readout) instead of the last state, 40 "
+                       "epochs; SNNs, CNN, datasets, seeds, checks, thresholds and foils "
+                       "unchanged (all 96 SNN and CNN quick cells bit for bit equal); notes on "
+                       "c2 (the criterion's beta against a fixed 0.9), c3, c3b, c3c (energy "
+                       "against competent baselines, not at matched accuracy)",
+                  why="issue 28: the MLP and GRU sat at chance (0.215, 0.208 against 1/5; "
+                      "p_mlp_above_chance and p_gru_above_chance inconclusive, five claims "
+                      "premise_failed). Found on private runs of generator seeds 0-2, low band "
+                      "(no grid cell run): the MLP memorised the 200 noisy training sequences "
+                      "(loss 0, test at chance; standardising, weight decay, dropout or a smaller "
+                      "step alone did not help, the roll and sign flip did), the GRU's last state "
+                      "did not average out the noise. Every claim is named because every design "
+                      "reads the changed files (this module, baselines/sequence_classifiers.py)",
+                  results_seen=True),
     ),
 )

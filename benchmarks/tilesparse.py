@@ -8,9 +8,14 @@ K-only Quest top-k, unstructured 2-D (head, page) top-k, and TileSparse's tiered
 with tile-aligned head groups and a calibration AutoTuner, at budgets of 5-20 % of dense compute
 and at the paper's "-40.8 % compute" point (59.2 %). 2-D selection searches a superset of K-only
 selection, so its wins over K-only are partly by construction; the claims that carry the
-paper's point are the tile-granular ones (c4, c5).
+paper's point are the tile-granular ones (c4, c5). Task accuracy (c3) is read from the outputs:
+each (head, MTP token) output answers with the planted token it carries the most attention from,
+scored against full attention's answer.
 """
 from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
 
 import numpy as np
 
@@ -69,6 +74,48 @@ def _needle_recall(inst, out):
     return float(np.mean(pairs[hp[:, 0], hp[:, 1]]))
 
 
+def _answers(out, dirs: np.ndarray) -> np.ndarray:
+    """The retrieval answer of each (head, MTP token) output: the planted token (needle or shared
+    key) it carries the most attention from, read on the tokens' own latent directions (a linear
+    readout whose vocabulary is the planted tokens); -1 where it carries none: (H, Tq)."""
+    scores = np.asarray(out, np.float64) @ dirs.T  # (H, Tq, A): each planted token's probability
+    ans = scores.argmax(-1)
+    ans[scores.max(-1) < 1e-6] = -1
+    return ans
+
+
+_DENSE_ANSWERS: "OrderedDict[str, np.ndarray]" = OrderedDict()  # the last instances' answers
+
+
+def _dense_answers(inst) -> np.ndarray:
+    """Full attention's answers (float64 dense), memoised on the instance's content: every method
+    of one instance is read against the same answers."""
+    d = inst.data
+    digest = hashlib.blake2b(digest_size=16)
+    for x in (d["q"], d["k"][:, ::97], d["v"][:, ::97], inst.truth["answer_dirs"]):
+        digest.update(str(x.shape).encode())
+        digest.update(np.ascontiguousarray(x).tobytes())
+    key = digest.hexdigest()
+    if key not in _DENSE_ANSWERS:
+        torch = bsa._torch()
+        q, k, v = (torch.as_tensor(d[x], dtype=torch.float64) for x in ("q", "k", "v"))
+        _DENSE_ANSWERS[key] = _answers(bsa.dense_attention(q, k, v).numpy(),
+                                       inst.truth["answer_dirs"])  # (H, Tq)
+        while len(_DENSE_ANSWERS) > 2:
+            _DENSE_ANSWERS.popitem(last=False)
+    return _DENSE_ANSWERS[key]
+
+
+def _answer_agreement(inst, out):
+    return float(np.mean(_answers(out["out"], inst.truth["answer_dirs"]) == _dense_answers(inst)))
+
+
+def _needle_answers(inst, out):
+    n_needles = len(inst.truth["needle_pos"])  # answers 0..n_needles-1 are needles
+    ans = _answers(out["out"], inst.truth["answer_dirs"])
+    return float(np.mean((ans >= 0) & (ans < n_needles)))
+
+
 METRICS = (
     Metric("rel_error", _rel_error, False,
            "||out - dense||_F / ||dense||_F over heads and MTP tokens, dense = float64 full attention "
@@ -77,6 +124,13 @@ METRICS = (
            "mean over (head, token) of the dense softmax mass on the selected (head, page) pairs"),
     Metric("needle_recall", _needle_recall, True,
            "fraction of planted (head, needle key) pairs the selection computes"),
+    Metric("answer_agreement", _answer_agreement, True,
+           "task accuracy relative to full attention: fraction of (head, MTP token) queries whose "
+           "retrieval answer (the planted token the output carries the most attention from) is "
+           "full attention's answer (float64 dense); full attention's own accuracy is 1"),
+    Metric("needle_answers", _needle_answers, True,
+           "fraction of (head, MTP token) queries whose retrieval answer is a needle (not a "
+           "shared key)"),
     Metric("compute_frac", _compute_frac, False,
            "tile-granular attention FLOPs / dense FLOPs: (8-head tile x 16-key page) tiles touched"),
     Metric("budget_excess", _budget_excess, False, "compute_frac - the step's budget_frac"),
@@ -90,7 +144,8 @@ SUBJECT = "tilesparse"
 K_ONLY = "quest_topk"
 TWO_D = "head_key_topk"
 TWO_D_PAIR = "head_key_topk[charge=pair]"
-SINGLE_TIER = "tilesparse[mutant=single_tier]"
+FULL = "full_attention"
+RANDOM = "tilesparse[mutant=random_tiles]"
 PAIR_COST = "tilesparse[mutant=pair_cost]"
 UNALIGNED = "tilesparse[mutant=unaligned]"
 
@@ -100,7 +155,7 @@ METHODS = (
     cfg(HeadKeyTopK),
     cfg(HeadKeyTopK, label=TWO_D_PAIR, charge="pair"),
     cfg(TileSparse),
-    cfg(TileSparse, label=SINGLE_TIER, mutant="single_tier"),
+    cfg(TileSparse, label=RANDOM, mutant="random_tiles"),
     cfg(TileSparse, label=PAIR_COST, mutant="pair_cost"),
     cfg(TileSparse, label=UNALIGNED, mutant="unaligned"),
 )
@@ -148,8 +203,9 @@ BENCHMARK = Benchmark(
                    "reconstructed (methods/tilesparse.py, deviations). No MLA LLM or long-context "
                    "task: one synthetic MLA decoding step per cell (shared 64-d latent KV, 32 heads "
                    "x 2 MTP tokens, 4k keys, planted head-specific needles on their own latent "
-                   "axes), scored by attention-output error and needle recall instead of task "
-                   "accuracy; compute is an exact tile count, not GPU time."),
+                   "axes), scored by attention-output error, needle recall and a retrieval-answer "
+                   "task accuracy (agreement with full attention's answers); compute is an exact "
+                   "tile count, not GPU time."),
     methods=(TileSparse,),
     baselines=(FullAttention, QuestTopK, HeadKeyTopK),
     datasets=(LatentKVNeedles,),
@@ -182,18 +238,33 @@ BENCHMARK = Benchmark(
               foil_note=_K_ONLY_FOIL,
               note="The research note's needle-recall check (margin 0)."),
         Claim(id="c3_near_full_at_paper_point", where="abstract",
-              text="at 59.2 % of dense attention compute the output is within 1 % of full attention",
+              text="at 59.2 % of dense attention compute, task accuracy is at least 99 % of full "
+                   "attention's: the retrieval answers of the sparse attention output agree with "
+                   "full attention's on at least 99 % of queries",
               paper_value="\"preserves 99% of full-attention accuracy while cutting attention "
                           "compute by 40.8%, outperforming prior sparse attention approaches\" "
                           "(abstract)",
-              check=Value(method=SUBJECT, metric="rel_error", hi=0.01, stat="mean",
+              check=Value(method=SUBJECT, metric="answer_agreement", lo=0.99, stat="mean",
                           where={"budget_frac": PAPER_POINT}),
               source="paper",
-              foils=(K_ONLY, SINGLE_TIER),
-              foil_note="The abstract says prior (K-only) approaches do worse at this point; "
-                        "K-only Quest and the single-tier mutant are those approaches here.",
-              note="The research note's translation of '99 % of full-attention accuracy' to a "
-                   "relative output error <= 1 % (mean over cells, t-interval)."),
+              foils=(RANDOM,),
+              foil_note="Random tiles spend the same 59.2 % tile budget with no importance "
+                        "signal: 'preserves 99 % of full-attention accuracy while cutting compute' "
+                        "credits the selection, so a selection that ignores importance must lose "
+                        "more than 1 % of the answers; if it does not, the task is too easy at this "
+                        "budget to tell. K-only Quest is not a foil here: the abstract says the "
+                        "method outperforms prior approaches, not that they fall below 99 %.",
+              note="Task accuracy (issue 28): each (head, MTP token) output is read as a retrieval "
+                   "answer, the planted token (needle or shared key) it carries the most "
+                   "attention from; accuracy relative to full attention = agreement with full "
+                   "attention's answers (full attention's own accuracy is 1, so this is the "
+                   "abstract's ratio; for any labels, accuracy >= full's - (1 - agreement)). "
+                   "Threshold 0.99 = the abstract's '99 %', on the mean over cells (t-interval). "
+                   "Before (post hoc, results seen): the research note's relative output error "
+                   "<= 1 %, much stricter than the paper's words. The sentence's comparative half "
+                   "('outperforming prior sparse attention approaches') is not tested: the five "
+                   "cells at this budget cannot decide a paired signed-rank test at the Holm "
+                   "level (p >= 1/32); the table reports Quest's answer_agreement here."),
         Claim(id="c4_tile_budget_respected", where="abstract (cost model)",
               text="charged per compute tile, the selection stays within the compute budget; "
                    "per-(head, key) accounting does not",
@@ -263,6 +334,16 @@ BENCHMARK = Benchmark(
                 note="Issue 28: the effect must have room to appear; a K-only selection that "
                      "already computes every planted needle leaves QK-2D nothing to retrieve. "
                      "'Saturated' = within 1 point of the maximum, by definition."),
+        Premise(id="p_task_is_needle_retrieval",
+                text="at the paper's point the task is needle retrieval: full attention's answer "
+                     "is a needle (not a shared key every head attends) for most queries, mean "
+                     "fraction >= 0.5",
+                check=Value(method=FULL, metric="needle_answers", lo=0.5, stat="mean",
+                            where={"budget_frac": PAPER_POINT}),
+                claims=("c3_near_full_at_paper_point",),
+                note="Issue 28: the phenomenon must be present; if full attention's answers were "
+                     "mostly the shared sinks that every selection keeps, agreement would be "
+                     "high for any method. 'Most' = more than half, by definition."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(LatentKVNeedles, context=[1024], budget_frac=[0.1, PAPER_POINT],
@@ -272,7 +353,9 @@ BENCHMARK = Benchmark(
         "quick": Grid(datasets=sweep(LatentKVNeedles, budget_frac=[0.05, 0.1, 0.2, PAPER_POINT]),
                       seeds=5, methods=METHODS,
                       note="4k keys, 32 heads x 2 MTP tokens, 16 needles on 4 random heads each; "
-                           "about 1.5 CPU-minutes (76 CPU-s of cells measured)"),
+                           "about 1.5 CPU-minutes (93 CPU-s of cells committed; 97 CPU-s on a "
+                           "re-run after issue 28, the random-tiles foil in place of the "
+                           "single-tier duplicate of Quest)"),
         "full": Grid(datasets=sweep(LatentKVNeedles, context=[4096, 16384], n_heads=[32, 64],
                                     needle_heads=[2, 4, 8],
                                     budget_frac=[0.05, 0.1, 0.2, 0.4, PAPER_POINT, 0.8]),
@@ -320,5 +403,48 @@ BENCHMARK = Benchmark(
                   why="issue 27 item 5 (the quick suite in 30 minutes on 2 cores): pbs_attn's quick grid measured 291 -> about 131 CPU-s (same-process A/B on one seed, projected); the arithmetic of each output is the same up to summation order (retained mass within 4e-16 relative, relative error within 8e-10 relative in the A/B), checked on every quick cell by claimbench verify --from-store after the suite's re-run",
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged within 1e-6 relative (claimbench verify)'),
+        Amendment(date="2026-12-06",
+                  claims=("c3_near_full_at_paper_point",),
+                  what="Value(mean rel_error <= 0.01) -> Value(mean answer_agreement >= 0.99) at "
+                       "budget 0.592 (task accuracy relative to full attention: the retrieval "
+                       "answer of each (head, MTP token) output, its most-attended planted token, "
+                       "against full attention's; new metric, datasets/latent_kv_needles adds the "
+                       "planted tokens' latent directions to truth, data unchanged); foils "
+                       "(quest_topk, tilesparse[mutant=single_tier]) -> "
+                       "(tilesparse[mutant=random_tiles], new: the same tile budget drawn at "
+                       "random); single_tier dropped from the grids (the same algorithm as "
+                       "quest_topk at every setting, identical masks, so it duplicated Quest); "
+                       "gated by the new premise p_task_is_needle_retrieval",
+                  why="issue 28: the research note turned '99 % of full-attention accuracy' into "
+                      "an attention-output error <= 1 %, much stricter than the paper's words "
+                      "(verdict before: not_reproduced, mean rel_error 0.0499); the abstract "
+                      "speaks of task accuracy, so the check now reads a downstream accuracy "
+                      "with the abstract's 99 %. K-only Quest is no foil of the 99 % bar: the "
+                      "abstract says TileSparse outperforms prior approaches, not that they fall "
+                      "below 99 %; random tiles at the same budget are what the wording rules "
+                      "out",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c1_tiered_beats_konly_error", "c2_tiered_beats_konly_needles",
+                          "c4_tile_budget_respected", "c5_tile_aligned_beats_pairwise_2d",
+                          "c6_head_sparsity_in_mla", "c7_mla_mtp_compute_bound"),
+                  what="design only: the grids run tilesparse[mutant=random_tiles] instead of "
+                       "tilesparse[mutant=single_tier]; methods/tilesparse.py gains that mutant; "
+                       "datasets/latent_kv_needles.py adds answer_dirs to truth (no draw changed); "
+                       "two new metrics (answer_agreement, needle_answers)",
+                  why="issue 28 (c3's task accuracy and its foil). None of these claims reads "
+                      "the removed or added method or the new metrics, and the cells they read "
+                      "are the same computation (same data, same code paths): on a private "
+                      "re-run of the quick grid the 140 cells of the other seven methods equal the "
+                      "committed ones exactly on every non-timing metric",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("p_task_is_needle_retrieval",),
+                  what="new premise: full attention's retrieval answer is a needle for a mean "
+                       "fraction >= 0.5 of queries at budget 0.592; gates c3",
+                  why="issue 28: the phenomenon (needle retrieval) must be present for the "
+                      "task accuracy to mean anything; bound from the word 'most', declared "
+                      "before needle_answers was ever computed",
+                  results_seen=False),
     ),
 )

@@ -14,12 +14,21 @@ paper's "animal expert", "overlapped" and "varying-accuracy" experts):
     overlapping  S_j = block j + block j+1 (cyclic; every class has two specialists when
                  J >= 2), a_j = expert_acc;
     varied       S_j = the first ceil(K/2) classes for every j (a shared "animal" region),
-                 a_j evenly spaced from expert_acc down to acc_low.
+                 a_j evenly spaced from expert_acc down to acc_low;
+    pool         S_j = the same shared region for every j, a_j = expert_acc for every j: a
+                 pool of J equally good specialists (the paper's "animal expert" repeated), so
+                 every added expert is one more expert correct on the same points. In the
+                 other settings the number of experts correct on a point grows slowly with J
+                 (disjoint: at most one, whatever J), and that number is what splits the
+                 cross-entropy surrogate's mass away from the class outputs (issue 30).
 
 Bases: ``digits`` (scikit-learn's 8x8 handwritten digits, K = 10, pixels / 16 plus Gaussian
 noise of std ``noise`` so that the classifier is not near-perfect, then standardised on the
 training split) and ``gmm`` (K isotropic unit-variance Gaussians in d dimensions with means
 drawn N(0, sep^2 I)).
+
+For ``gmm`` the truth also holds the Bayes quantities on the test points: the class posterior
+P(y | x) and each expert's P(m_j = y | x) (``DeferralRecovery``: the pool at larger n_train).
 
 ``data`` is what a learner sees (training inputs, labels and expert predictions; test inputs);
 ``truth`` is for metrics (test labels and test expert predictions, the specialties).
@@ -35,7 +44,7 @@ import numpy as np
 from claimbench.api import Dataset, Instance
 
 BASES = ("digits", "gmm")
-SETTINGS = ("disjoint", "overlapping", "varied")
+SETTINGS = ("disjoint", "overlapping", "varied", "pool")
 
 
 def specialties(setting: str, n_classes: int, n_experts: int) -> list[np.ndarray]:
@@ -57,6 +66,8 @@ def specialties(setting: str, n_classes: int, n_experts: int) -> list[np.ndarray
 
 def expert_accuracies(setting: str, n_experts: int, acc: float, acc_low: float) -> np.ndarray:
     """a_j on each expert's specialty: constant, or evenly spaced high -> low (``varied``)."""
+    if setting not in SETTINGS:
+        raise ValueError(f"setting {setting!r} not in {SETTINGS}")
     if setting == "varied":
         return np.linspace(acc, acc_low, n_experts) if n_experts > 1 else np.array([acc])
     return np.full(n_experts, float(acc))
@@ -86,10 +97,28 @@ def _digits(noise: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
 
 
 def _gmm(n: int, n_classes: int, dim: int, sep: float,
-         rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+         rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     means = sep * rng.standard_normal((n_classes, dim))  # (K, d)
     y = rng.integers(0, n_classes, size=n)
-    return means[y] + rng.standard_normal((n, dim)), y
+    return means[y] + rng.standard_normal((n, dim)), y, means
+
+
+def gmm_posterior(x: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """P(y = k | x) of the mixture (uniform prior, identity covariance), rows of x raw."""
+    z = -0.5 * ((x[:, None, :] - means[None]) ** 2).sum(-1)  # (n, K)
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def expert_acc_given_x(posterior: np.ndarray, spec: list[np.ndarray],
+                       acc: np.ndarray) -> np.ndarray:
+    """P(m_j = y | x) = sum_k P(k | x) P(m_j = k | y = k): a_j on S_j, 1/K off it. (n, J)"""
+    n_classes = posterior.shape[1]
+    hit = np.full((n_classes, len(spec)), 1.0 / n_classes)  # (K, J)
+    for j, s in enumerate(spec):
+        hit[s, j] = acc[j]
+    return posterior @ hit
 
 
 @dataclass
@@ -123,8 +152,10 @@ class DeferralExperts(Dataset):
             te, tr = perm[:n_te], perm[n_te:]
         else:
             n_classes = self.gmm_classes
-            x, y = _gmm(self.n_train + self.n_test, n_classes, self.gmm_dim, self.gmm_sep, rng)
+            x, y, means = _gmm(self.n_train + self.n_test, n_classes, self.gmm_dim,
+                               self.gmm_sep, rng)
             tr, te = np.arange(self.n_train), np.arange(self.n_train, self.n_train + self.n_test)
+            post = gmm_posterior(x[te], means)  # (n_te, K), before standardising x
         mu, sd = x[tr].mean(0), x[tr].std(0) + 1e-8
         x = (x - mu) / sd
         spec = specialties(self.setting, n_classes, self.num_experts)
@@ -135,4 +166,21 @@ class DeferralExperts(Dataset):
                 "n_classes": n_classes, "n_experts": self.num_experts}
         truth = {"y_test": y[te], "m_test": m_te, "specialties": spec, "expert_acc": acc,
                  "n_classes": n_classes}
+        if self.base == "gmm":  # the Bayes quantities, known for the mixture only
+            truth["posterior"] = post
+            truth["expert_acc_x"] = expert_acc_given_x(post, spec, acc)  # (n_te, J)
         return Instance(data=data, truth=truth)
+
+
+@dataclass
+class DeferralRecovery(DeferralExperts):
+    """The gmm pool of J = 4 specialists at larger training sizes (issue 30): the setting of
+    the recovery and consistency checks, a dataset of its own so that its rows stay out of
+    the checks that sweep the number of experts."""
+
+    name: ClassVar[str] = "deferral_recovery"
+
+    base: str = "gmm"
+    setting: str = "pool"
+    num_experts: int = 4
+    n_train: int = 16000  # our choice; the grids sweep it

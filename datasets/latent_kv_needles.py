@@ -23,7 +23,9 @@ same for every token, the noise is drawn per token). Values are the latents them
 ``budget_frac`` is the attention-compute budget of this decoding step (fraction of dense
 compute), part of the data so that every method of a cell runs at the same budget.
 ``calib`` holds ``n_calib`` further decoding steps from the same distribution (other needles,
-other positions) for a method's offline tuning; ``truth`` lists the planted (head, key) pairs.
+other positions) for a method's offline tuning; ``truth`` lists the planted (head, key) pairs
+and the planted tokens' own latent directions (``answer_dirs``: the needles', then the shared
+keys'), which read an attention output as a retrieval answer (its most-attended planted token).
 """
 from __future__ import annotations
 
@@ -99,15 +101,18 @@ class LatentKVNeedles(Dataset):
         r[:, :, nn_ + ns] = self.local_logit
         r[:, :, nn_ + ns + 1] = rng.uniform(0.5, 1.5, (H, 1))
         r[:, :, nn_ + ns + 2:] = self.noise * rng.standard_normal((H, T, noise_dims))
+        # the planted tokens' own latent directions (needles, then shared keys): an output's
+        # projection on one is exactly the attention probability of that token
+        dirs = np.eye(d)[:nn_ + ns]  # (nn + ns, d)
         if self.rotate:
             rot, _ = np.linalg.qr(rng.standard_normal((d, d)))  # (d, d) orthogonal
-            c, r = c @ rot, r @ rot
+            c, r, dirs = c @ rot, r @ rot, dirs @ rot
         q = (r * np.sqrt(d)).astype(np.float32)  # (H, T, d): the 1/sqrt(d) scaling cancels
         lat = np.broadcast_to(c.astype(np.float32), (H, N, d)).copy()  # (H, N, d) shared latent
         pairs = np.stack([heads.ravel(), np.repeat(needle_pos, self.needle_heads)], axis=1)
         return ({"q": q, "k": lat, "v": lat},
                 {"needle_pairs": pairs.astype(np.int64), "needle_pos": needle_pos,
-                 "shared_pos": shared_pos})
+                 "shared_pos": shared_pos, "answer_dirs": dirs})
 
     def make(self, seed: int) -> Instance:
         rng = np.random.default_rng(seed)

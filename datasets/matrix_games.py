@@ -13,9 +13,15 @@ Families (``dist``):
   some columns attractive to the maximizer, which shrinks the equilibrium
   supports (use with ``m != n`` for a rectangular family).
 
-``GapTrace`` records the gap of a run against time and iterations and the first
-time each accuracy target is hit; every game solver here returns its outputs in
-the format ``GapTrace.outputs`` builds.
+``GapTrace`` records the gap of a run against time, iterations and work, and the
+first time, iteration and work at which each accuracy target is hit; every game
+solver here returns its outputs in the format ``GapTrace.outputs`` builds.
+
+Work is counted in matrix-vector products with ``A`` (n m multiply-adds each), a
+machine-independent cost: a first-order iteration costs its products, a dense
+factorisation or solve its multiply-adds divided by n m (``dense_products``).
+Solvers stop at a work cap, so what a run reaches does not depend on the
+machine's speed (issue 29).
 """
 from __future__ import annotations
 
@@ -32,6 +38,17 @@ TARGETS = (1e-4, 1e-8)  # accuracy targets reported by the benchmark (Sec. 5 plo
 
 def target_key(target: float) -> str:
     return f"{target:.0e}"
+
+
+def dense_products(multiply_adds: float, A: np.ndarray) -> float:
+    """Work of a dense linear-algebra step in units of one product with ``A``."""
+    n, m = A.shape
+    return float(multiply_adds) / float(n * m)
+
+
+def norm2_products(A: np.ndarray) -> float:
+    """Work of ||A||_2 by an SVD: about 2 n m min(n, m) multiply-adds (bidiagonalisation)."""
+    return 2.0 * min(A.shape)
 
 
 def duality_gap(A: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
@@ -83,6 +100,8 @@ class GapTrace:
         self.targets = tuple(targets)
         self.hit_time: dict[str, float | None] = {target_key(t): None for t in self.targets}
         self.hit_iter: dict[str, int | None] = {target_key(t): None for t in self.targets}
+        self.hit_work: dict[str, float | None] = {target_key(t): None for t in self.targets}
+        self.work = 0.0  # products with A so far (see the module docstring); solvers add to it
         self.times: list[float] = []
         self.iters: list[float] = []
         self.gaps: list[float] = []
@@ -101,6 +120,7 @@ class GapTrace:
             key = target_key(t)
             if self.hit_time[key] is None and gap <= t:
                 self.hit_time[key], self.hit_iter[key] = now, it
+                self.hit_work[key] = self.work
         if gap <= 0.9 * self._last_gap or it >= 1.1 * self._last_iter or it <= 10:
             self.times.append(now)
             self.iters.append(float(it))
@@ -113,8 +133,9 @@ class GapTrace:
         total = self.elapsed()
         return {
             "x": x, "y": y, "time_s": total, "iters": int(iters),
-            "time_cap_s": float(time_cap_s), "iters_cap": int(iters_cap),
+            "time_cap_s": float(time_cap_s), "iters_cap": int(iters_cap), "work": self.work,
             "time_to_gap": dict(self.hit_time), "iters_to_gap": dict(self.hit_iter),
+            "work_to_gap": dict(self.hit_work),
             "traces": {"gap_vs_time": {"x": list(self.times), "y": list(self.gaps)},
                        "gap_vs_iter": {"x": list(self.iters), "y": list(self.gaps)}},
             **extra,

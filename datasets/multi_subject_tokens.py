@@ -16,6 +16,11 @@ One instance, per attention head h (shapes (H, ., .)):
 subject and about 0 otherwise. What a method sees: ``q`` (H, N, d), ``k`` (H, S*R, d), ``v``
 (H, S*R, dv), ``n_subjects``, ``ref_tokens``. The truth (metrics only): ``labels`` (N,) the
 planted subject of each video token and ``key_subject`` (S*R,) the subject of each key.
+
+Training split (for a learned router, as DiasR's identity queries are trained against
+ground-truth subject masks): ``train_q`` (H, M, d), M = ``train_video`` tokens of another clip
+of the same subjects, drawn the same way with their masks ``train_masks`` (M,). It comes from
+its own random stream (seed, 1), so q, k, v and the labels of an instance do not depend on it.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ class MultiSubjectTokens(Dataset):
     noise: float = 1.0  # token noise relative to the unit identity direction (ours)
     value_noise: float = 1.0  # ours
     alpha: float = 2.0  # Dirichlet concentration of subject proportions (ours)
+    train_video: int = 512  # M labelled tokens of a training clip (ours: a quarter of N)
 
     def make(self, seed: int) -> Instance:
         rng = np.random.default_rng(seed)
@@ -58,4 +64,9 @@ class MultiSubjectTokens(Dataset):
         f32 = np.float32
         data = {"q": q.astype(f32), "k": k.astype(f32), "v": v.astype(f32),
                 "n_subjects": S, "ref_tokens": R}
+        g = np.random.default_rng([seed, 1])  # the training clip: its own stream
+        train_masks = g.choice(S, size=self.train_video, p=props)  # (M,)
+        train_q = a * (mu[:, train_masks]
+                       + sd * g.standard_normal((H, self.train_video, d)))  # (H, M, d)
+        data.update(train_q=train_q.astype(f32), train_masks=train_masks)
         return Instance(data=data, truth={"labels": labels, "key_subject": key_subject})

@@ -48,7 +48,11 @@ Deviations:
      feasible multiplier) equilibria need not exist and we do not use it.
   2. Finitely many queries instead of a continuum; ties are split fractionally so that
      equilibria exist.
-  3. The paper's "for every misreport" is checked on a grid of misreports c'_i = f * c_i.
+  3. The paper's "for every misreport" is checked on a grid of misreports c'_i = f * c_i;
+     with ``search="continuous"`` (issue 29) also by a search over f in [0.1, 10]: 32 scrambled
+     Sobol factors (log scale) plus a bounded scalar search near each margin's best factor. The
+     margins are step functions of f, so the search is a heuristic, not a proof over the
+     continuum.
   4. An equilibrium family that shares one allocation but where i's spend ranges over an
      interval (the "wins everything" tCPA equilibria) counts as infeasible for the worst case
      if any member breaks i's true constraint and as feasible for the best case if any member
@@ -250,26 +254,71 @@ def ic_violations(truth_eqs: list[dict], mis_eqs: list[list[dict]], i: int, kind
     return out
 
 
+def continuous_search(evaluate: Callable, factors, lo: float, hi: float, points: int,
+                      refine: int, seed: int) -> None:
+    """Search the misreport factor f over the continuum [lo, hi] (deviation 3's remedy).
+
+    ``evaluate(f)`` solves the misreport c' = f c and returns its (raic, oaic) margins. Start from
+    the grid ``factors`` and a scrambled Sobol sample of ``points`` factors (log scale); then, for
+    each margin, a bounded scalar search (``refine`` evaluations) between the neighbours of its
+    best factor. The margins are step functions of f (equilibria change at breakpoints), so the
+    search is a heuristic that can only add misreports to the grid's, never remove one.
+    """
+    from scipy.optimize import minimize_scalar
+    from scipy.stats import qmc
+
+    u = qmc.Sobol(1, scramble=True, seed=seed).random(points)[:, 0]  # (points,)
+    xs = sorted({float(np.log(f)) for f in factors}
+                | set((np.log(lo) + u * (np.log(hi) - np.log(lo))).tolist()))
+    seen = {x: evaluate(float(np.exp(x))) for x in xs}
+    for k in range(2):  # 0: raic margin, 1: oaic margin
+        best = max(xs, key=lambda x: seen[x][k])
+        j = xs.index(best)
+        a, b = xs[max(j - 1, 0)], xs[min(j + 1, len(xs) - 1)]
+        if b > a:
+            minimize_scalar(lambda x: -evaluate(float(np.exp(x)))[k], bounds=(a, b),
+                            method="bounded", options={"maxiter": refine, "xatol": 1e-6})
+
+
 def market_ic(solve: Callable, V: np.ndarray, kind: str, cons: np.ndarray, factors, tol: float,
-              seed: int, reported_worth: bool = False) -> dict:
-    """Solve the truthful market and every single-advertiser misreport; return the verdicts."""
+              seed: int, reported_worth: bool = False, search: dict | None = None) -> dict:
+    """Solve the truthful market and every single-advertiser misreport; return the verdicts.
+
+    ``search`` (keys lo, hi, points, refine) adds a continuous search over misreports to the grid.
+    """
     truth, rejected = solve(V, kind, cons, seed)
     row = {"n": int(V.shape[0]), "n_eq_truth": len(truth), "rejected": rejected, "missing": 0}
     if not truth:
         return row
     verdict = {"aic": 0.0, "raic": 0.0, "oaic": 0.0,
                "aic_margin": -1.0, "raic_margin": -1.0, "oaic_margin": -1.0}
+    scale_of = V.sum(1)  # (n,)
     for i in range(V.shape[0]):
-        mis = []
-        for f in factors:
+        mis, tried = [], []
+
+        def evaluate(f: float, i: int = i) -> tuple[float, float]:
             c = cons.copy()
             c[i] = cons[i] * f
             eqs, rej = solve(V, kind, c, seed)
             row["rejected"] += rej
             row["missing"] += int(not eqs)
             mis.append(eqs)
-        judged = [cons[i] * f for f in factors] if reported_worth else None
+            tried.append(f)
+            one = ic_violations(truth, [eqs], i, kind, cons[i], float(scale_of[i]), tol,
+                                [cons[i] * f] if reported_worth else None)
+            return one["raic_margin"], one["oaic_margin"]
+
+        if search is None:
+            for f in factors:
+                evaluate(f)
+        else:
+            continuous_search(evaluate, factors, search["lo"], search["hi"], search["points"],
+                              search["refine"], seed + 7919 * i)
+        factors_i = tried
+        judged = [cons[i] * f for f in factors_i] if reported_worth else None
         res = ic_violations(truth, mis, i, kind, cons[i], float(V[i].sum()), tol, judged)
+        row.setdefault("tried", 0)
+        row["tried"] += len(factors_i)
         for key in verdict:
             verdict[key] = max(verdict[key], res[key])
     row.update(verdict)
@@ -277,11 +326,11 @@ def market_ic(solve: Callable, V: np.ndarray, kind: str, cons: np.ndarray, facto
 
 
 def run_markets(solve: Callable, data: dict, factors, tol: float, seed: int,
-                reported_worth: bool = False) -> dict:
+                reported_worth: bool = False, search: dict | None = None) -> dict:
     """IC analysis of every market in a cell; cell metrics are maxima / means over markets."""
     t0 = time.perf_counter()
     rows = [market_ic(solve, mk["V"], mk["kind"], np.asarray(mk["cons"], float), factors, tol,
-                      seed + j, reported_worth) for j, mk in enumerate(data["markets"])]
+                      seed + j, reported_worth, search) for j, mk in enumerate(data["markets"])]
     elapsed = time.perf_counter() - t0
     done = [r for r in rows if "raic" in r]
     out: dict = {"time_s": elapsed, "markets": rows, "n_markets": len(rows),
@@ -295,6 +344,7 @@ def run_markets(solve: Callable, data: dict, factors, tol: float, seed: int,
         out["multi_eq_share"] = float(np.mean([r["n_eq_truth"] >= 2 for r in done]))
     out["rejected"] = float(sum(r["rejected"] for r in rows))
     out["missing"] = float(sum(r["missing"] for r in rows))
+    out["misreports_tried"] = float(np.mean([r.get("tried", 0) for r in done])) if done else 0.0
     return out
 
 
@@ -309,12 +359,31 @@ class AutobiddingIC(Method):
     starts: int = 6  # best-response starts for n >= 3 (our choice)
     iters: int = 60  # best-response iterations per start (our choice)
     mutant: str = ""  # foil only: "reported_worth" (module header); not the paper's method
+    search: str = "grid"  # "grid": the factors only; "continuous": continuous_search (issue 29)
+    search_lo: float = 0.1  # continuous range of f (our choice: 20x wider than the grid's 0.5-2)
+    search_hi: float = 10.0
+    search_points: int = 32  # Sobol factors beside the grid's (a power of 2: one per stratum)
+    search_refine: int = 8  # bounded-search evaluations per margin (our choice)
+
+    def applies_to(self, dataset) -> str | None:
+        if self.search == "continuous" and getattr(dataset, "n", 2) != 2:
+            return ("the continuous misreport search is for two advertisers, whose equilibrium "
+                    "sets are exact; best-response subsets (n >= 3) cannot support it")
+        return None
 
     def solve(self, V, kind, cons, seed):
         return spa_equilibria(V, kind, cons, seed, self.starts, self.iters)
 
     def run(self, data, seed):
         if self.mutant not in ("", "reported_worth"):
-            raise ValueError(f"unknown mutant {self.mutant!r}")
+            raise ValueError(f"unknown mutant {self.mutant!r}; valid: '' or 'reported_worth'")
+        if self.search not in ("grid", "continuous"):
+            raise ValueError(f"unknown search {self.search!r}; valid: 'grid' or 'continuous'")
+        if not 0 < self.search_lo < 1 < self.search_hi:
+            raise ValueError(f"search range must satisfy 0 < search_lo < 1 < search_hi, got "
+                             f"[{self.search_lo}, {self.search_hi}]")
+        search = None if self.search == "grid" else {
+            "lo": self.search_lo, "hi": self.search_hi, "points": self.search_points,
+            "refine": self.search_refine}
         return run_markets(self.solve, data, self.factors, self.tol, seed % (2 ** 31),
-                           reported_worth=self.mutant == "reported_worth")
+                           reported_worth=self.mutant == "reported_worth", search=search)

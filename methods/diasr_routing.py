@@ -3,16 +3,19 @@
 Paper: "DiasR: personalized multi-subject video generation" (ICML 2026; dual-modal
 identity-anchored alignment + sparse routing, MuSA-2M data). No arXiv id of the method's own
 paper is known: arXiv 2505.20292 (OpenS2V-Nexus / OpenS2V-Eval) is the benchmark the paper is
-evaluated on, not the method's paper. Sources read: the research note's summary of the
-abstract only. Searches on 2026-12-03 (search tool: "DiasR multi-subject video generation sparse
+evaluated on, not the method's paper. Sections read: the ICML abstract only
+(../shared/papers/abstracts/diasr_routing.txt) and the research note's summary of it.
+Searches on 2026-12-03 (search tool: "DiasR multi-subject video generation sparse
 routing", "DiasR Dual-Modal Identity-Anchored Alignment Sparse Routing MuSA-2M", the project page
 "tale17.github.io/diasr"; corpora pages/docs/code; repositories named like "diasr") found
 neither the paper body, the project page nor code. Everything below the abstract's sentence is
 our reconstruction.
 
-What the abstract says (via the note): "each video token is routed to its relevant subject;
-tokens are grouped into per-subject buckets and attend only within the bucket, so cost is about
-constant in the number of subjects and identities entangle less".
+What the ICML abstract says: "The Sparse Routing Strategy dynamically routes video tokens to
+relevant subjects and groups them through bucket aggregation, reducing computational overhead and
+alleviating identity entanglement induced by redundant tokens." and "it maintains a nearly
+constant inference time as the number of reference subjects increases". That tokens attend only
+within their bucket is our reading of "bucket aggregation".
 
 Implemented, per attention head (q (N, d) video-token queries; K_s (R, d), V_s (R, dv) the
 reference tokens of subject s = 1..S):
@@ -57,6 +60,22 @@ Deviations:
    about 2.5x slower than dense attention at S = 1 (18-22 ms against 7-8 ms, quick grid) and
    about 5x faster at S = 8 (18-21 ms against 89-100 ms).
 
+7. A learned router (field ``router="learned"``, claim c11; the default stays the training-free
+   router of Deviation 1): per head, identity queries W (S, d) and biases b (S,) of a softmax
+   classifier z_i = argmax_s (q_i + e_i) . W_s + b_s, trained offline by full-batch Adam
+   (``train_steps``, ``train_lr``) on cross-entropy against the subject masks of a separate
+   training clip of the same subjects (``train_q``, ``train_masks`` of the dataset: masks of
+   training data, as DiasR's identity queries are supervised by ground-truth subject masks; the
+   evaluated tokens' labels are never seen). The router's features carry Gaussian noise e of
+   std ``router_noise`` x the RMS of q's coordinates, in training and at inference (ours:
+   1.0, a router whose view of a token is as noisy as the token is large), so that it errs and
+   its identity leak is measured rather than zero by construction. DiasR's identity queries
+   also attend to text and reference features; that part is not modelled.
+8. Whole-block timing (field ``block_repeats`` > 0, claim c3): the layer is also timed inside
+   one DiT block (self-attention over the N video tokens, this cross-attention layer, MLP;
+   baselines/dit_block.py), ``block_seconds`` and ``block_flops``; the abstract's inference time
+   is the whole model's, of which the cross-attention is one part.
+
 Mutants for foils (field ``mutant``; "" is the method above, unchanged):
 - ``random_router``: z_i drawn uniformly from the S subjects (seeded), the router (1)-(2)
   removed; costs as the method minus the router scores.
@@ -73,6 +92,8 @@ import numpy as np
 
 from claimbench.api import Method
 from claimbench.baselines import block_sparse_attention as bsa
+from claimbench.baselines.dit_block import block_flops as dit_block_flops
+from claimbench.baselines.dit_block import timed_block
 from claimbench.baselines.full_attention import timed
 
 MUTANTS = ("", "random_router", "masked_dense")
@@ -144,40 +165,96 @@ def masked_attention(q, k, v, route, n_subjects: int, chunk: int = 1024):
     return torch.cat(outs, dim=1)
 
 
+def train_router(train_q, train_masks, n_subjects: int, noise_std: float, steps: int,
+                 lr: float, seed: int):
+    """Learned router: identity queries W (H, S, d) and biases b (H, S) of a softmax classifier
+    of a token's subject, trained by full-batch Adam on cross-entropy against the training
+    clip's subject masks, the features seen with Gaussian noise of std ``noise_std``."""
+    torch = bsa._torch()
+    x = torch.as_tensor(train_q, dtype=torch.float64)  # (H, M, d)
+    y = torch.as_tensor(train_masks, dtype=torch.int64)  # (M,)
+    H, _, d = x.shape
+    g = torch.Generator().manual_seed(seed)
+    x = x + noise_std * torch.randn(x.shape, generator=g, dtype=x.dtype)  # (H, M, d)
+    scale = x.pow(2).mean().sqrt()  # inputs to unit RMS so that one lr fits every size
+    W = torch.zeros(H, n_subjects, d, dtype=x.dtype, requires_grad=True)
+    b = torch.zeros(H, n_subjects, 1, dtype=x.dtype, requires_grad=True)
+    opt = torch.optim.Adam([W, b], lr=lr)
+    for _ in range(steps):
+        opt.zero_grad()
+        logits = W @ (x / scale).transpose(-1, -2) + b  # (H, S, M)
+        loss = torch.nn.functional.cross_entropy(logits, y.expand(H, -1))
+        loss.backward()
+        opt.step()
+    return (W.detach() / scale), b.detach()[..., 0]  # (H, S, d), (H, S)
+
+
+ROUTERS = ("anchor", "learned")
+
+
 @dataclass
 class DiasRRouting(Method):
     name: ClassVar[str] = "diasr_routing"
     tile: int = 64  # query tile of the bucketed kernel (ours: FlashAttention-style 64-row tiles)
     repeats: int = 3  # timing repeats, min kept (ours)
     mutant: str = ""  # "" = the method; see MUTANTS
+    router: str = "anchor"  # "anchor" (training-free, (1)-(2)) or "learned" (Deviation 7)
+    router_noise: float = 1.0  # learned router: feature noise std / RMS of q's coordinates (ours)
+    train_steps: int = 200  # learned router: Adam steps (ours)
+    train_lr: float = 0.05  # learned router: Adam step size (ours)
+    block_repeats: int = 0  # > 0: also time a whole DiT block around the layer (Deviation 8)
 
     def run(self, data: dict, seed: int) -> dict:
         torch = bsa._torch()
         if self.mutant not in MUTANTS:
             raise ValueError(f"unknown mutant {self.mutant!r}")
+        if self.router not in ROUTERS:
+            raise ValueError(f"unknown router {self.router!r}")
         q, k, v = (torch.as_tensor(data[x]) for x in ("q", "k", "v"))  # (H, N, d), (H, S*R, d), (H, S*R, dv)
         S, R = int(data["n_subjects"]), int(data["ref_tokens"])
         H, N, d = q.shape
         dv = v.shape[-1]
+        learned = self.router == "learned" and self.mutant != "random_router"
+        if learned:  # offline training, not part of the layer's time
+            std = self.router_noise * float(q.double().pow(2).mean().sqrt())
+            W, b = train_router(data["train_q"], data["train_masks"], S, std, self.train_steps,
+                                self.train_lr, seed)
+            W, b = W.to(q.dtype), b.to(q.dtype)
+            g = torch.Generator().manual_seed(seed + 1)
+            q_noise = std * torch.randn(q.shape, generator=g).to(q.dtype)  # (H, N, d)
 
-        def forward():
+        def route_of():
             if self.mutant == "random_router":
                 g = torch.Generator().manual_seed(seed)
-                route = torch.randint(S, (H, N), generator=g)  # (H, N)
-            else:
-                route = route_top1(q, identity_anchors(k, S))  # (H, N)
+                return torch.randint(S, (H, N), generator=g)  # (H, N)
+            if learned:  # the router's view of a token is as noisy as its training features
+                return ((q + q_noise) @ W.transpose(-1, -2) + b[:, None, :]).argmax(-1)  # (H, N)
+            return route_top1(q, identity_anchors(k, S))  # (H, N)
+
+        def forward():
+            route = route_of()
             if self.mutant == "masked_dense":
                 return masked_attention(q, k, v, route, S), route, None
             out, mask = bucketed_attention(q, k, v, route, S, self.tile)
             return out, route, mask
 
         (out, route, mask), secs = timed(forward, self.repeats)
-        router = 0 if self.mutant == "random_router" else H * (S * R * d + 2 * N * S * d)
+        if self.mutant == "random_router":
+            router = 0
+        elif learned:
+            router = H * 2 * N * S * d
+        else:
+            router = H * (S * R * d + 2 * N * S * d)
         if self.mutant == "masked_dense":
             attn = H * N * S * R * 2 * (d + dv)
         else:
             attn = bsa.block_flops(mask, (self.tile, R), d, dv)  # selected (tile x R) blocks
         mass = np.zeros((H, N, S), dtype=np.float32)
         np.put_along_axis(mass, route.numpy()[..., None], 1.0, axis=-1)
-        return {"out": out.numpy(), "route": route.numpy(), "subject_mass": mass,
-                "flops": attn, "overhead_flops": router, "seconds": secs}
+        res = {"out": out.numpy(), "route": route.numpy(), "subject_mass": mass,
+               "flops": attn, "overhead_flops": router, "seconds": secs}
+        if self.block_repeats > 0:
+            _, _, res["block_seconds"] = timed_block(q, lambda: forward()[0], H * dv,
+                                                     self.block_repeats, seed)
+            res["block_flops"] = dit_block_flops(N, H * d, H, H * dv, attn + router)
+        return res

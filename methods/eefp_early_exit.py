@@ -7,6 +7,15 @@ arXiv 2508.21495, https://arxiv.org/abs/2508.21495. Text read: the v1 and v3 abs
 the v1 results table (ECE / EEFP / accuracy at 25-50-75% FLOPs); the body (the exact EEFP
 formula and the proposed procedure) could not be retrieved offline, and the authors' code
 (gmum/rethinking-calibration-for-eenns) is not in the store. Both are reconstructed below.
+Code files read: none. Checked again on 2026-12-06 (issue 30, which asked to take the label
+and the procedure from that code): the snapshot fetch answers that no snapshot of the
+repository can be had, the file index lists no file of it, and a code search for EEFP finds
+none of its files; the stored arXiv v1 HTML page yields only its abstract and the start of
+its introduction. So definitions (1)-(4) below stay our reconstruction, unchanged and
+unverified against the authors' code (deviations 1 and 2). The only description of the label
+found is a generated third-party summary of the paper in the code index (not the authors'
+words, not a source); its wording matches our label (1): right now, or wrong at every later
+exit.
 
 Implemented (E exits, exit i has confidence c_i(x) and prediction yhat_i(x)):
   (1) EEFP label at an intermediate exit i < E:
@@ -31,10 +40,12 @@ Implemented (E exits, exit i has confidence c_i(x) and prediction yhat_i(x)):
 Deviations:
   1. EEFP label (1)-(3) is our reconstruction from the abstract ("accounts for both prediction
      correctness and the cost of further computation"); the paper may weight by exit cost.
+     Not compared with the authors' code, which could not be read (see Text read).
   2. Procedure (4) is our reconstruction of "a lightweight, EEFP-motivated procedure to improve
      the intermediate classifiers": the paper's may retrain or fine-tune the heads; ours leaves
      the classifiers' predictions untouched and learns only the exit confidence, post hoc, on
-     the same validation split that temperature scaling uses.
+     the same validation split that temperature scaling uses. Not compared with the authors'
+     code either (see Text read).
   3. Scale: a 4-exit MLP on 8x8 digits / make_classification instead of MSDNet on CIFAR-100 and
      ViT / EfficientNet on ImageNet; cost = analytic FLOPs of the MLP.
   4. Proxy study (5): the paper correlates metrics with performance across models and

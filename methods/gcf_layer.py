@@ -2,7 +2,9 @@
 
 Paper: "Universal Representation of Generalized Convex Functions and their Gradients",
 Moeen Nehzati, arXiv 2509.04477, https://arxiv.org/abs/2509.04477 (text read: arXiv v2 HTML,
-abstract and introduction only; Table I could not be retrieved offline). Hyperparameters come
+abstract and the opening paragraphs of Sec. 1 only: the stored copy searched again on 2026-12-06
+(issue 29) ends there, so Sec. 5 (Theorems 5.1, 5.2, the parameter space) and Table I could not be
+read offline). Hyperparameters come
 from the author's code MoeenNehzati/gconvex: commit 806598d "the version with the runs in the
 paper" (scripts/mech_design.py, mech_design/mechanism.py, models/finite_model.py,
 tools/utils.py); the menu size 6d + 5 is from commit 2e128b5 "pre transition to separable model
@@ -32,6 +34,10 @@ Implemented:
       dual  D(psi) = sum_i a_i phi(x_i) + sum_j b_j psi_j  is a single-level concave problem.
       Training uses the soft min (log-sum-exp, gradient b_j - sum_i a_i w_ij), evaluation the hard
       min: D_hard(psi) <= OT (weak duality). The Monge map is x -> y_{argmin_j}.
+  (5) Universal approximation (Theorems 5.1 / 5.2; ``GCFFit``): layers max_j [<x, y_j> - b_j]
+      with y_j = sigmoid(r_j) in Y = [0, 1]^n and b_j real (parameter set Y^J x R^J) are fitted
+      to sampled values of a known GCF, one fit per menu size J; the soft max is the log-sum-exp
+      (1/tau) log sum_j exp(tau s_j), the loss the mean squared error, the optimiser Adam.
 
 Deviations:
   1. numpy with hand-written gradients instead of torch autograd (same gradient, including the
@@ -59,6 +65,13 @@ Deviations:
   8. The parameter set is not claimed convex: the points pass through the sorted/rescaled (or
      sigmoid) parameterisation, and an independent audit found a counterexample to convexity of
      the lean parameter set; only the utility f(x) is convex in x.
+  9. GCFFit (ours: the paper's fitting procedure could not be read): each piece starts as the
+     least-squares affine fit of the sampled values on the 20 nearest sample points of a random
+     anchor (slope clipped to [0.01, 0.99]) through the anchor's value; then Adam (lr 0.003,
+     1000 full-batch steps) on the log-sum-exp layer at a fixed inverse temperature 1000; no
+     annealing. These settings were chosen on a one-seed trial fit so that pieces stay active
+     (with the code's N(0, 1) points, zero intercepts and lr 0.02, all but 3-5 pieces went
+     inactive everywhere); errors are measured with the hard max.
 
 Mutants for foils (field ``mutant``; the default "" is the method above, unchanged; no mutant is
 the paper's method):
@@ -66,6 +79,13 @@ the paper's method):
     convex-potential / Brenier special case that the paper's layer generalizes): the potential is
     trained on ||x - y||^2, and the reported cost is what its map x -> y_{argmin_j} incurs under
     the problem's true cost ||x - y||^p (a map's cost, as a convex-potential method would report).
+  - GCFFit ``fixed_menu``: every nominal menu size J is fitted with the smallest size (a fresh
+    draw per J): a layer that does not grow.
+  - GCFFit ``step``: a nearest-anchor piecewise-constant approximant (J anchors, the sampled
+    value at each): approximates the function, but its gradient is 0 almost everywhere.
+  - GCFFit ``sorted_rescaled``: points from the auction code's sorted model (``sorted_points``:
+    cumsum of softplus, each good's coordinate rescaled to span [0, 1] across the menu), raw
+    points N(0, 1); a parameter set that is not convex (deviation 8).
 """
 from __future__ import annotations
 
@@ -332,3 +352,105 @@ class GCFTransport(Method):
             "time_s": elapsed,
             "traces": {"dual_vs_step": {"x": trace_x, "y": trace_y}},
         }
+
+
+# ---------------------------------------------------------------------------------------------
+# fitting a known GCF with layers of growing menu size (Theorems 5.1 and 5.2)
+
+
+def local_tangents(x: np.ndarray, f: np.ndarray, anchors: np.ndarray, k: int) -> np.ndarray:
+    """Least-squares affine slope of f on the k nearest sample points of each anchor, (J, n)."""
+    d2 = ((x[anchors][:, None, :] - x[None, :, :]) ** 2).sum(-1)  # (J, N)
+    nb = np.argsort(d2, axis=1)[:, :k]  # (J, k)
+    slopes = np.empty((len(anchors), x.shape[1]))
+    for j, idx in enumerate(nb):
+        A = np.c_[x[idx], np.ones(len(idx))]  # (k, n + 1)
+        slopes[j] = np.linalg.lstsq(A, f[idx], rcond=None)[0][:-1]
+    return slopes
+
+
+def lse_fit_grads(x: np.ndarray, t: np.ndarray, y: np.ndarray, b: np.ndarray, tau: float):
+    """Mean squared error of the soft layer (1/tau) log sum_j exp(tau s_j), s_j = <x, y_j> - b_j,
+    against targets t, and its gradients w.r.t. y (J, n) and b (J,)."""
+    s = x @ y.T - b[None, :]  # (N, J)
+    m = s.max(axis=1)  # (N,)
+    w = softmax_rows(tau * s)  # (N, J)
+    fs = m + np.log(np.exp(tau * (s - m[:, None])).sum(axis=1)) / tau  # (N,)
+    g = 2.0 * (fs - t) / len(t)  # (N,) dL/df_i
+    ds = g[:, None] * w  # (N, J): d(soft max)/ds_ij = w_ij
+    return float(((fs - t) ** 2).mean()), ds.T @ x, -ds.sum(axis=0)
+
+
+@dataclass
+class GCFFit(Method):
+    """Fit finitely Y-convex layers max_j [<x, y_j> - b_j] (y_j in Y = [0, 1]^n, b_j real) of
+    growing menu size J to sampled values of a known GCF, one fit per J (no gradients seen)."""
+
+    name: ClassVar[str] = "gcf_fit"
+    menu_sizes: tuple = (4, 16, 64)  # our choice: a x4 ladder
+    n_steps: int = 1000  # our choice
+    lr: float = 0.003  # our choice (Adam); larger steps let pieces die (inactive everywhere)
+    temp: float = 1000.0  # our choice: inverse temperature of the soft max (f spans [0, 1])
+    n_neighbours: int = 20  # our choice: points of the local affine fit that initialises a piece
+    mutant: str = ""  # foils only: "fixed_menu", "step", "sorted_rescaled" (module header)
+
+    def applies_to(self, dataset) -> str | None:
+        return None if getattr(dataset, "task", "") == "gcf_fit" else "GCF-fit method; other task"
+
+    def _fit(self, x, t, J: int, rng) -> dict:
+        anchors = rng.choice(len(x), size=J, replace=False)
+        if self.mutant == "step":
+            # nearest-anchor piecewise-constant approximant: its gradient is 0 almost everywhere
+            return {"kind": "step", "centres": x[anchors].tolist(), "values": t[anchors].tolist()}
+        sorted_mode = self.mutant == "sorted_rescaled"
+        if sorted_mode:  # the auction code's sorted model (raw points N(0, 1))
+            r = rng.standard_normal((J, x.shape[1]))
+            y = sorted_points(r)
+        else:
+            y = np.clip(local_tangents(x, t, anchors, self.n_neighbours), 0.01, 0.99)  # (J, n)
+            r = np.log(y / (1.0 - y))
+        b = (x[anchors] * y).sum(axis=1) - t[anchors]  # each piece passes through its anchor
+        opt = Adam(self.lr)
+        for _ in range(self.n_steps):
+            y = sorted_points(r) if sorted_mode else sigmoid(r)
+            _, gy, gb = lse_fit_grads(x, t, y, b, self.temp)
+            gr = sorted_points_backward(r, y, gy) if sorted_mode else gy * y * (1.0 - y)
+            opt.step([r, b], [gr, gb])
+        y = sorted_points(r) if sorted_mode else sigmoid(r)
+        return {"kind": "layer", "y": y.tolist(), "b": b.tolist(),
+                "param_set": "span_normalised" if sorted_mode else "box"}
+
+    def run(self, data: dict, seed: int) -> dict:
+        if self.mutant not in ("", "fixed_menu", "step", "sorted_rescaled"):
+            raise ValueError(f"unknown mutant {self.mutant!r}")
+        x, t = np.asarray(data["x"], float), np.asarray(data["f"], float)
+        t0 = time.perf_counter()
+        fits = []
+        for J in self.menu_sizes:
+            rng = np.random.default_rng([seed, J])  # a fresh draw per nominal size
+            size = min(self.menu_sizes) if self.mutant == "fixed_menu" else J
+            fits.append({"size": J, **self._fit(x, t, size, rng)})
+        return {"fits": fits, "time_s": time.perf_counter() - t0}
+
+
+def evaluate_fit(fit: dict, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hard-max value and gradient of a fitted approximant at x: (N,), (N, n)."""
+    if fit["kind"] == "step":
+        c = np.asarray(fit["centres"], float)  # (J, n)
+        j = (((x[:, None, :] - c[None, :, :]) ** 2).sum(-1)).argmin(axis=1)  # (N,)
+        return np.asarray(fit["values"], float)[j], np.zeros_like(x)
+    y, b = np.asarray(fit["y"], float), np.asarray(fit["b"], float)
+    s = x @ y.T - b[None, :]  # (N, J)
+    j = s.argmax(axis=1)
+    return s[np.arange(len(x)), j], y[j]  # the layer's gradient is the active point y_j*
+
+
+def in_param_set(y: np.ndarray, param_set: str, tol: float = 1e-9) -> bool:
+    """Membership of a menu's points in a declared parameter set: "box" = Y^J with Y = [0, 1]^n;
+    "span_normalised" = the image of ``sorted_points`` needs every good's coordinate to span
+    exactly [0, 1] across the menu (a necessary condition)."""
+    if param_set == "box":
+        return bool(np.all(y >= -tol) and np.all(y <= 1 + tol))
+    if param_set == "span_normalised":
+        return bool(np.all(np.abs(y.min(axis=0)) <= tol) and np.all(np.abs(y.max(axis=0) - 1) <= tol))
+    raise ValueError(f"unknown parameter set {param_set!r}")

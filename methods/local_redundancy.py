@@ -4,7 +4,12 @@ Paper: "Local Redundancy: An Information-Theoretic Measure of Plasticity from Sy
 Memorization", Jiaxuan Cheng. ICML 2026 (PMLR v306, cheng26i); no arXiv id found.
 https://raw.githubusercontent.com/mlresearch/v306/main/assets/cheng26i/cheng26i.pdf
 Read: the abstract and the first lines of the introduction (the body, its theorem, constants,
-tables and experimental protocol could not be retrieved).
+tables and experimental protocol could not be retrieved). Searched again on 2026-12-06 (issue
+29: the search tool's pages and docs corpora by title, by the PMLR key cheng26i, by the
+OpenReview id ucbH88BgIk and by the estimator's terms; the code corpus and the file index by
+"local redundancy"): only the PDF's first page (abstract, opening of section 1) and the ICML
+schedule's copy of the abstract are stored, so the estimator's normalisation, input and label
+distributions and sample size remain unread.
 
 What the abstract states, and what we implement (numbering ours):
   (1) Local model family of a network p_theta(y | x): the parameters in an infinitesimal
@@ -39,6 +44,15 @@ Deviations:
   3. Experiments: the paper's continual image classification and time-series transfer are
      replaced by permuted-digits tasks on a small numpy MLP (datasets/plasticity_checkpoints.py);
      the time-series experiment is not reproduced.
+  4. No normalisation (issue 29). LR_hat is the raw squared gradient norm, as the abstract
+     words it; it is not divided by the parameter count, the weight norm, the loss or a
+     layer-wise scale, because the paper's estimator could not be read. The raw norm is not
+     scale-free: scaling a linear softmax model's weights from 0 to infinity takes it from
+     (C-1)/C (E||x||^2 + 1) to twice that (tests/test_local_redundancy.py), and in a ReLU MLP
+     the activations and deltas grow with the weights. Whether the paper normalises is
+     unknown; the benchmark reports the Spearman correlation of every measure with the
+     checkpoints' weight norm (metric weight_norm_rho) so that the reader can see how far
+     this estimator tracks weight scale.
 """
 from __future__ import annotations
 

@@ -2,9 +2,10 @@
 
 Paper: "Breaking the Echo Chamber: A Dynamic Ensemble Pruning Perspective on MoE" (MP-MoE),
 ICML 2026, OpenReview https://openreview.net/forum?id=7FsbfQgti4; code github.com/kxlkxl1999/MP-MoE
-(read: README, megatron/core/transformer/moe/OT_pruning.py, router.py, moe_layer.py and the
-FLAME-MoE configs; the paper's PDF was not available offline, its statements come from the
-research note /work/shared/papers/mp_moe.md and public summaries).
+(read: README, megatron/core/transformer/moe/OT_pruning.py, router.py (TopKRouter.routing, the
+"otep" and "aux_loss" branches), moe_layer.py and the FLAME-MoE configs; the paper's full text
+was not available offline, only its ICML abstract: its statements come from the abstract and the
+research note /work/shared/papers/mp_moe.md).
 
 Notation: E experts, k active per token, p in R^E the router's softmax probabilities of a token.
 
@@ -24,10 +25,18 @@ Notation: E experts, k active per token, p in R^E the router's softmax probabili
     N = number of tokens; Sigma = C/N - u u^T / N^2, symmetrised, diagonal floored at 1e-12,
     recomputed after every training forward; Sigma = I before the first one.
 (4) Warm-up: plain top-k for the first 1% of training forwards (counted per layer).
-(5) Gates and losses are the surrounding MoE layer's (baselines/sparse_moe.py): gate_j = p_j for
-    j in S (FLAME-MoE's pre-softmax router), the Switch load-balancing loss (coefficient 0.01)
-    and router z-loss (0.001) of the FLAME-MoE MP-MoE config; the benchmark also runs MP-MoE
-    with the load-balancing loss off (``aux_coeff=0``), as the issue asks.
+(5) Gates (router.py): the authors' MP-MoE masks the unselected experts' logits and takes the
+    softmax over the selected set, gate_j = exp(l_j) / sum_{i in S} exp(l_i) (renormalised;
+    ``pre_softmax=False`` of the MoE layer, baselines/sparse_moe.py), while their top-k baseline
+    (FLAME-MoE, --moe-router-pre-softmax) gates with the full softmax, gate_j = p_j, not
+    renormalised (``pre_softmax=True``, the layer's default). The benchmark runs both gates for
+    both selections, so that the selection and the renormalisation can be told apart. Losses:
+    the Switch load-balancing loss on the full softmax (coefficient 0.01) and the router z-loss
+    (0.001) of the FLAME-MoE configs; the benchmark also runs MP-MoE with the load-balancing
+    loss off (``aux_coeff=0``), as issue 15 asks.
+(6) Diagnostic, not part of the method: on validation tokens each selector scores its chosen
+    set against the optimum of J over all C(E, k) subsets (brute force, float64, the layer's
+    final Sigma): J(chosen) / J(optimum), reported as its minimum and mean over tokens and layers.
 
 Deviations:
 1. Scale: E = 8, k = 2 (FLAME-MoE: 64 experts, top-8, plus a shared expert), a 2-layer d = 64
@@ -39,11 +48,15 @@ Deviations:
 3. Warm-up counts training forwards of each layer; with a few hundred steps 1% is a few steps.
 4. Selection and statistics run in float32 on CPU, the routing statistics stay per layer (the
    code all-reduces them over expert/tensor-parallel ranks; one process here).
+5. The authors' arm (``pre_softmax=False``) renormalises the gates during the warm-up too; the
+   authors' router gates the warm-up's top-k with the full softmax (2 of 120 quick-grid steps).
+6. The arms ``mp_moe`` / ``mp_moe_noaux`` of the benchmark keep the un-normalised gates
+   (pre_softmax=True) of the first version, which is not the authors' MP-MoE gate (5).
 
 Mutants for foils (field ``mutant``; "" is the method above, unchanged):
-- ``identity_sigma``: Sigma fixed to the identity (the routing statistics removed). Then
-  J(S) = sum_{j in S} p_j^2 and the greedy step (2) picks exactly the top-k experts: the
-  mutant is top-k routing computed by the MP-MoE code path.
+- ``identity_sigma``: the selection uses Sigma = I (so J(S) = sum_{j in S} p_j^2 and the greedy
+  picks exactly the top-k experts), while Sigma is still tracked from the routing and (6)
+  scores the choice under it: top-k selection judged by MP-MoE's objective.
 """
 from __future__ import annotations
 
@@ -103,6 +116,30 @@ def mahalanobis_score(p, sigma, S) -> float:
     return float(pS @ np.linalg.solve(np.asarray(sigma, dtype=np.float64)[np.ix_(S, S)], pS))
 
 
+def subset_scores(probs, sigma, k: int, eps: float = 1e-12):
+    """J(S) for every S of size k (lexicographic, itertools.combinations order), float64:
+    (N, C(E, k)). Sigma_SS + eps I is inverted once per subset (C(8, 2) = 28 here); the eps
+    keeps a pair that is always co-selected (singular Sigma_SS) finite, as the greedy's floor."""
+    import itertools
+
+    import torch
+
+    p = probs.double()  # (N, E)
+    subsets = torch.tensor(list(itertools.combinations(range(p.shape[1]), k)))  # (C, k)
+    sig = sigma.double()[subsets[:, :, None], subsets[:, None, :]]  # (C, k, k)
+    pS = p[:, subsets]  # (N, C, k)
+    inv = torch.linalg.inv(sig + eps * torch.eye(k, dtype=sig.dtype))  # (C, k, k)
+    return torch.einsum("nci,cij,ncj->nc", pS, inv, pS), subsets
+
+
+def greedy_ratio(probs, sigma, mask):
+    """(6): J(chosen) / max_S J(S) per token (N,), float64, the chosen set given by ``mask``."""
+    k = int(mask[0].sum())
+    J, subsets = subset_scores(probs, sigma, k)  # (N, C)
+    chosen = mask.long()[:, subsets].sum(-1) == k  # (N, C): the one subset equal to the mask
+    return J[chosen] / J.max(1).values
+
+
 def cooccurrence_sigma(C, u, N: int, eps: float = 1e-12):
     """(3): Sigma = C/N - u u^T / N^2, symmetrised, diagonal floored at eps."""
     import torch
@@ -129,6 +166,7 @@ class MahalanobisSelector(Selector):
         self.N = 0  # tokens seen
         self.sigma = torch.eye(n_experts)
         self.forwards = 0  # training forwards (warm-up clock)
+        self.ratios: list = []  # (6) per-token J(chosen)/J(opt) of evaluation forwards
 
     def select(self, probs, training: bool):
         import torch
@@ -138,7 +176,10 @@ class MahalanobisSelector(Selector):
         if self.forwards <= self.warmup:
             return topk_mask(probs, self.k)
         sigma = torch.eye(probs.shape[1]) if self.mutant == "identity_sigma" else self.sigma
-        return mahalanobis_greedy(probs, sigma, self.k, self.eps)
+        mask = mahalanobis_greedy(probs, sigma, self.k, self.eps)
+        if not training:
+            self.ratios.append(greedy_ratio(probs, self.sigma, mask))  # (N,)
+        return mask
 
     def observe(self, mask) -> None:
         m = mask.float()  # (N, E)
@@ -156,6 +197,21 @@ class MPMoE(MoERouting):
     mutant: str = ""  # "" = the paper's method; see MUTANTS
 
     def selector(self, layer: int, seed: int) -> Selector:
-        return MahalanobisSelector(self.top_k, self.n_experts,
-                                   math.ceil(self.warmup_frac * self.steps), self.mutant,
-                                   self.sigma_eps)
+        sel = MahalanobisSelector(self.top_k, self.n_experts,
+                                  math.ceil(self.warmup_frac * self.steps), self.mutant,
+                                  self.sigma_eps)
+        if hasattr(self, "_selectors"):  # inside run(): kept for the diagnostic (6)
+            self._selectors.append(sel)
+        return sel
+
+    def run(self, data, seed: int) -> dict:
+        import torch
+
+        self._selectors: list = []  # this run's layers, in order
+        out = super().run(data, seed)
+        ratios = [t for s in self._selectors for t in s.ratios]
+        if ratios:  # none when evaluation ran inside the warm-up (plain top-k)
+            r = torch.cat(ratios)  # (layers * tokens,)
+            out["greedy_ratio_min"] = float(r.min())
+            out["greedy_ratio_mean"] = float(r.mean())
+        return out

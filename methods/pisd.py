@@ -3,9 +3,15 @@
 Paper: Davide Gallon, Philippe von Wurstemberger, Patrick Cheridito, Arnulf Jentzen,
 "Physics-informed diffusion models in spectral space", arXiv:2602.09708 (v1),
 https://arxiv.org/abs/2602.09708; code github.com/deeplearningmethods/PISD (read through the
-project's research note; no code copied).
+project's research note; no code copied). Read of the full text (arxiv.org/html/2602.09708v1,
+through the search tool's excerpts): the abstract and the opening of Sec. 1 only; the body's
+Helmholtz section and result tables were not reachable. For Helmholtz (issue 28) the authors' code
+was read directly: configs/helmholtz_f.yaml and scripts/generate_helmholtz_f.py (residual
+Delta u - a + u on the unit square, i.e. k2 = 1; forward task: zeta_obs_a = 0.05, zeta_obs_u = 0;
+the same guidance hyperparameters as Poisson).
 
-Implemented (Poisson with zero Dirichlet data, Delta u = a):
+Implemented (zero Dirichlet data; Poisson Delta u = a, and Helmholtz Delta u + k2 u = a with the
+code's k2 = 1, scripts/generate_helmholtz_f.py, whose only change is the operator's eigenvalues):
 (1) Encoding: the 2-D DST-I (orthonormal sine transform, so zero boundary values hold exactly)
     of a and u, truncated to the K x K lowest modes, each coefficient standardised by its
     training mean and std ("scaled spectral representation": white noise in this space is a
@@ -13,7 +19,7 @@ Implemented (Poisson with zero Dirichlet data, Delta u = a):
 (2) EDM trained on the latents (baselines/edm_dps.py: preconditioning, loss, schedule).
 (3) Sampling: EDM Euler steps sigma_max = 70 -> sigma_min = 0.002, rho = 7. At each step the
     denoised x0_hat is decoded and
-        L_obs = n^2 sum(M (f_hat - y))^2 / |obs|,   L_pde = ||Delta u_hat - a_hat||^2,
+        L_obs = n^2 sum(M (f_hat - y))^2 / |obs|,   L_pde = ||(Delta + k2) u_hat - a_hat||^2,
     with Delta applied spectrally (eigenvalue -pi^2 (j^2 + k^2) per sine mode; by Parseval the
     coefficient sum equals the grid sum). The gradient of zeta_obs L_obs + zeta_pde L_pde
     w.r.t. x_t (DPS) drives an Adam update of x_{t+1} whose step size depends on the frequency:
@@ -33,6 +39,9 @@ Deviations:
    (u observed) the same zeta_obs is used (the research note names only zeta_obs_a).
 5. Data are our exactly solved Poisson fields (datasets/poisson_dirichlet.py), not
    DiffusionPDE's downloaded set.
+6. Helmholtz data are ours too (datasets/helmholtz_dirichlet.py: the Poisson sources, u solved
+   exactly mode by mode), not DiffusionPDE's set; the method learns the same way, only the PDE
+   loss's eigenvalues change (-pi^2 (j^2 + k^2) + k2), k2 read from the data (the equation).
 
 Mutants for foils (field ``mutant``; "" is the method above, unchanged):
 - ``no_pde``: zeta_pde = 0 (the physics-informed term removed; same trained model).
@@ -81,6 +90,12 @@ class PISD(GridDPS):
         if self.mutant not in MUTANTS:
             raise ValueError(f"unknown mutant {self.mutant!r}")
 
+    def applies_to(self, dataset) -> str | None:
+        if self.mutant == "full_modes" and getattr(dataset, "k2", 0.0):
+            return ("full_modes is c4's foil (an operation count), read on Poisson only: not run "
+                    "on Helmholtz (CPU)")
+        return None
+
     def _k(self, n: int) -> int:
         return n if self.mutant == "full_modes" else min(self.keep, n)
 
@@ -93,7 +108,9 @@ class PISD(GridDPS):
         return {"n": n, "k": k, "S": s, "mu": np.stack([ca.mean(0), cu.mean(0)]),
                 "sd": np.stack([ca.std(0), cu.std(0)]),  # (2, K, K)
                 "var": np.array([data["train_a"].var(), data["train_u"].var()]),
-                "lam": -np.pi ** 2 * wavenumber_sq(n)[:k, :k]}
+                # eigenvalues of the PDE operator per kept mode: Delta (Poisson), Delta + k2
+                # (Helmholtz; the data carry k2, the equation every solver is given)
+                "lam": -np.pi ** 2 * wavenumber_sq(n)[:k, :k] + float(data.get("k2", 0.0))}
 
     def encode(self, rep, a, u) -> np.ndarray:
         s, k = rep["S"], rep["k"]

@@ -2,7 +2,8 @@
 
 Paper: "RTInfer: Exploiting Concurrency for Multiple Real-Time DNN Inference on Edge GPUs",
 ICML 2026 poster (https://icml.cc/virtual/2026/poster/65955; no arXiv id, no paper text or code
-found: only the abstract was read).
+found: only the abstract was read; searched again 2026-12-06 (issue 30): still only the poster
+page's abstract).
 
 Implemented, following the abstract's three components plus concurrency:
 (1) lightweight model variants (width multipliers 1.0 / 0.75 / 0.5) chosen per job by slack:
@@ -30,6 +31,8 @@ Deviations:
 Mutants for foils (field ``mutant``; "" is the method above):
 - ``serial``: concurrency 1 (one job at a time), component (4) removed.
 - ``first_fit``: first-fit allocation without compaction, component (2) removed.
+- ``eager_load``: the whole model is transferred before the job starts (as the baselines do),
+  component (3) removed (issue 30: the foil of c8).
 """
 from __future__ import annotations
 
@@ -44,15 +47,16 @@ from claimbench.baselines.gpu_inference_sim import Policy, simulate
 class RTInferLike(Method):
     name: ClassVar[str] = "rtinfer"
     concurrency: int = 4  # ours (abstract: "concurrency"; no number given)
-    mutant: str = ""  # "" | serial | first_fit
+    mutant: str = ""  # "" | serial | first_fit | eager_load
 
     def policy(self) -> Policy:
-        if self.mutant not in ("", "serial", "first_fit"):
+        if self.mutant not in ("", "serial", "first_fit", "eager_load"):
             raise ValueError(f"unknown mutant {self.mutant!r}")
         return Policy(concurrency=1 if self.mutant == "serial" else self.concurrency,
                       variant_rule="slack",
                       alloc="first_fit" if self.mutant == "first_fit" else "best_fit",
-                      compact=self.mutant != "first_fit", loading="on_demand")
+                      compact=self.mutant != "first_fit",
+                      loading="eager" if self.mutant == "eager_load" else "on_demand")
 
     def run(self, data, seed):
         return simulate(data, self.policy())

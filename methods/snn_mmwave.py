@@ -35,6 +35,11 @@ Deviations:
    LIF layers; firing threshold 1.0 (snntorch default).
 4. Energy counts synapses only (no membrane-update or memory-access cost), as in the usual
    estimate; the paper's exact accounting was not read.
+5. (issue 28) The ANN baselines do not share this network's training recipe: with it the MLP and
+   the GRU stayed at chance. The MLP trains on standardised, randomly time-rolled and sign-flipped
+   batches (lr 1e-3, 300 epochs), the GRU on standardised inputs with a time-averaged readout (40
+   epochs); the SNN itself gets no augmentation (benchmarks/snn_mmwave.py MLP_TRAINING,
+   GRU_TRAINING). The paper's "unified evaluation protocol" was not read.
 
 Mutants for foils (field ``mutant``; "" is the method above unchanged):
 - ``no_spike``: the same network and beta* with spikes removed (leaky integration without

@@ -2,7 +2,9 @@
 
 Paper: Jerry Yao-Chieh Hu, Xiwen Zhang, Ali ElSheikh, Weimin Wu, Han Liu,
 "On Structured State-Space Duality", arXiv:2510.04944, https://arxiv.org/abs/2510.04944
-(read: the abstract and front matter of v1/v2; the body was not available offline).
+(read: the abstract and front matter of v1/v2; the body was not available offline: the stored
+copy of arxiv.org/html/2510.04944v2 yields only its opening. For (7) we read a third-party
+summary of the paper's Thm 4.1 and Prop. 5.1, not the paper's words.)
 
 Notation: t, s are time steps 1..T, n indexes the N state dimensions, x_t is a scalar input.
 
@@ -19,6 +21,12 @@ Notation: t, s are time steps 1..T, n indexes the N state dimensions, x_t is a s
 (6) Semiseparable rank: ss_rank(M) = max over split points i of rank(M[i:, :i+1]) (0-based: the
     blocks on or below the diagonal, Dao & Gu 2024 Def. 3.1), the numerical rank counting
     singular values above rtol times the block's largest.
+(7) The 1-SS condition (the paper's (iii); our reading, Deviation 8): an SSM with state size N
+    equals one 1-SS masked attention L o (Q K^T), Q, K in R^{T x N}, iff its kernel M is block
+    diagonal (M zero below-left of each split) with at most N "new columns" in every diagonal
+    block. A 1-SS mask vanishes only across the steps where its decay is 0, which splits it into
+    diagonal blocks; inside a block it is rank-1 and is absorbed into Q and K, so there the
+    condition is that the block's lower triangle is that of a rank-N matrix.
 
 Deviations:
 1. The paper's theorem statements and numerical section were not read (only the abstract). The
@@ -42,6 +50,16 @@ Deviations:
    implementation performs, counted from the array sizes of each elementwise operation, matrix
    product and einsum it executes (``count_ops_*`` below mirror the loops of the forms; a
    comparison or mask copy counts as one operation, exp as one). Mutants count as their form.
+8. Condition (7) is our reading of a third-party summary of the paper's Thm 4.1 (its statement
+   was not read). "New columns" of a block = the minimal rank of a matrix with the block's
+   lower triangle (diagonal included), computed by Woerdeman's formula sum_k rank B[k:, :k+1]
+   - sum_k rank B[k+1:, :k+1] (numerical ranks as in Deviation 5); the blocks are the finest
+   split with |M[k:, :k]| <= 1e-8 max|M|. The dual is our construction (one_ss_dual): mask
+   decays l_t = |det A_t|^{1/N} (0 where A_t is singular), q_t = Phi_t^T c_t,
+   k_s = Phi_s^{-1} b_s with Phi the product of the normalized A_t since the block's start;
+   it is exact when every A_t is invertible or zero. A kernel that fails (7) has no such dual
+   whatever the construction (minimal-rank completion), so a dual error above 1e-10 there is
+   what the theory predicts, not a weakness of the construction.
 
 Mutants for foils (field ``mutant``; the default "" is the method above, unchanged bit for bit;
 no mutant is the paper's method):
@@ -55,6 +73,10 @@ no mutant is the paper's method):
 - DenseSSD ``softmax_heads``: each head's 1-SS mask times c b^T replaced by the causal softmax of
   the same rank-1 scores c_t^(n) b_s^(n) (the softmax counterpart of (3), the paper's (iv)); the
   heads are no longer 1-SS.
+- OneSSDual ``diagonal_condition``: the condition replaced by "every A_t is diagonal" (sufficient
+  by (i), not necessary); ``semiseparable_condition``: by "M is N-semiseparable" (necessary, not
+  sufficient); ``no_blocks``: by (7) on M as one block (sufficient, not necessary). Each builds
+  the same dual; only the condition's verdict differs.
 - ScalarSSD ``window``: the decay mask truncated to the last WINDOW steps (L_ts = 0 for
   t - s >= WINDOW, a sliding-window approximation of the decay); the mask is banded, not 1-SS.
 """
@@ -290,13 +312,111 @@ def count_ops_chunked(T: int, N: int, chunk: int) -> int:
     return 7 * nc * Q * Q * N + 11 * nc * Q * N + 2 * nc * N
 
 
+# -- the 1-SS condition (contribution (iii); see (7) and Deviation 8) ----------------------------
+def ssm_kernel(A: np.ndarray, B: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """Mixing matrix of h_t = A_t h_{t-1} + b_t x_t, y_t = c_t^T h_t:
+    M_ts = c_t^T A_t ... A_{s+1} b_s for s <= t, 0 above the diagonal."""
+    T = B.shape[0]
+    M = np.zeros((T, T))  # (T, T)
+    for s in range(T):
+        v = B[s].copy()  # (N,) b_s carried forward through A_{s+1}, ..., A_t
+        M[s, s] = C[s] @ v
+        for t in range(s + 1, T):
+            v = A[t] @ v
+            M[t, s] = C[t] @ v
+    return M
+
+
+def _nrank(X: np.ndarray, rtol: float) -> int:
+    if X.size == 0:
+        return 0
+    s = np.linalg.svd(X, compute_uv=False)
+    return 0 if s[0] == 0 else int(np.count_nonzero(s > rtol * s[0]))
+
+
+def completion_rank(M: np.ndarray, rtol: float = SS_RANK_RTOL) -> int:
+    """Smallest rank of a matrix whose lower triangle (diagonal included) equals M's.
+
+    Woerdeman's formula for triangular patterns: sum_k rank M[k:, :k+1] - sum_k rank M[k+1:, :k+1]
+    (0-based); each term counts the columns that the blocks on and below the diagonal add
+    (the "new columns" of (7))."""
+    T = M.shape[0]
+    total = 0
+    for k in range(T):
+        total += _nrank(M[k:, :k + 1], rtol)
+        if k + 1 < T:
+            total -= _nrank(M[k + 1:, :k + 1], rtol)
+    return total
+
+
+def zero_blocks(M: np.ndarray, rtol: float = SS_RANK_RTOL) -> list[tuple[int, int]]:
+    """The finest split of 0..T-1 into consecutive diagonal blocks with M zero below-left of
+    every split (|M[k:, :k]| <= rtol max|M|): where a 1-SS mask may vanish."""
+    T = M.shape[0]
+    floor = rtol * float(np.max(np.abs(M))) if M.size else 0.0
+    starts = [0] + [k for k in range(1, T) if np.max(np.abs(M[k:, :k])) <= floor]
+    return list(zip(starts, starts[1:] + [T]))
+
+
+def one_ss_excess(M: np.ndarray, N: int, blocks: bool = True,
+                  rtol: float = SS_RANK_RTOL) -> int:
+    """Condition (7): max over the diagonal blocks of (new columns - N); <= 0 iff it holds.
+    ``blocks=False`` takes M as one block (the no_blocks mutant)."""
+    parts = zero_blocks(M, rtol) if blocks else [(0, M.shape[0])]
+    return max(completion_rank(M[i:j, i:j], rtol) for i, j in parts) - N
+
+
+def one_ss_dual(A: np.ndarray, B: np.ndarray, C: np.ndarray,
+                rtol: float = SS_RANK_RTOL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 1-SS masked attention L o (Q K^T) with Q, K in R^{T x N} built from the SSM (our
+    construction, Deviation 8): the mask decays l_t = |det A_t|^{1/N} (0 where A_t is singular,
+    which splits L into diagonal blocks), and inside a block Phi_t = (A_t / l_t) ... (A_{i+1} /
+    l_{i+1}), q_t = Phi_t^T c_t, k_s = Phi_s^{-1} b_s. Exact when every A_t is invertible or zero
+    between the singular steps; returns (l, Q, K)."""
+    T, N = B.shape
+    l = np.zeros(T)  # (T,) mask decays; l_0 is never used
+    Q = np.zeros((T, N))  # (T, N)
+    K = np.zeros((T, N))  # (T, N)
+    Phi = np.eye(N)  # (N, N)
+    for t in range(T):
+        s = np.linalg.svd(A[t], compute_uv=False)
+        if t > 0 and s[0] > 0 and s[-1] > rtol * s[0]:
+            l[t] = float(np.exp(np.mean(np.log(s))))  # |det A_t|^{1/N}
+            Phi = (A[t] / l[t]) @ Phi
+        else:
+            Phi = np.eye(N)  # a new block starts at t (l_t = 0)
+        Q[t] = Phi.T @ C[t]
+        K[t] = np.linalg.solve(Phi, B[t])
+    return l, Q, K
+
+
+def one_ss_apply(l: np.ndarray, Q: np.ndarray, K: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """y = (L o Q K^T) x with the 1-SS mask L_ts = prod_{k=s+1..t} l_k (0 past a zero l_k)."""
+    T = l.shape[0]
+    L = np.zeros((T, T))  # (T, T)
+    for s in range(T):
+        L[s, s] = 1.0
+        for t in range(s + 1, T):
+            L[t, s] = L[t - 1, s] * l[t]
+    return (L * (Q @ K.T)) @ x
+
+
 # -- methods -------------------------------------------------------------------------------------
+def _diagonal_only(dataset) -> str | None:
+    if getattr(dataset, "name", "") == "ssm_general":
+        return "the diagonal forms read the decays a (dataset ssm_sequences)"
+    return None
+
+
 @dataclass
 class SSMRecurrence(Method):
     """Linear-time recurrent form (1) of the diagonal SSM."""
 
     name: ClassVar[str] = "ssm_recurrence"
     repeats: int = 5  # our choice: min over repeats for the runtime
+
+    def applies_to(self, dataset) -> str | None:
+        return _diagonal_only(dataset)
 
     def run(self, data, seed):
         y, t, c = timed(lambda: ssm_recurrence(data["a"], data["B"], data["C"], data["x"]),
@@ -313,6 +433,9 @@ class ChunkedSSD(Method):
     chunk: int = 64  # the note's plan (block 64); Dao & Gu use chunks of 64-256
     repeats: int = 5  # our choice: min over repeats
     mutant: str = ""  # foil only: "no_state_decay" (module header); not the paper's method
+
+    def applies_to(self, dataset) -> str | None:
+        return _diagonal_only(dataset)
 
     def run(self, data, seed):
         y, t, c = timed(lambda: ssd_chunked(data["a"], data["B"], data["C"], data["x"], self.chunk,
@@ -331,6 +454,9 @@ class DenseSSD(Method):
     repeats: int = 5  # our choice: min over repeats
     matrix_max_T: int = 128  # our choice: return M and heads (for ss-rank, cost ~T^4) up to this T
     mutant: str = ""  # foil only: "mask_off_by_one" | "softmax_heads" (header); not the paper's
+
+    def applies_to(self, dataset) -> str | None:
+        return _diagonal_only(dataset)
 
     def run(self, data, seed):
         a, B, C, x = data["a"], data["B"], data["C"], data["x"]
@@ -370,3 +496,45 @@ class ScalarSSD(Method):
             out["M"] = M
             out["mask"] = L
         return out
+
+
+CONDITIONS = ("", "diagonal_condition", "semiseparable_condition", "no_blocks")
+
+
+@dataclass
+class OneSSDual(Method):
+    """Condition (7) for an SSM to equal one 1-SS masked attention, and that dual (Deviation 8).
+
+    Outputs the dual's output y = (L o Q K^T) x (form "one_ss_dual"), ``one_ss_excess`` (the
+    condition's statistic: max over the kernel's diagonal blocks of new columns - N) and
+    ``condition`` (1.0 when the condition says a dual exists). The mutants keep the same dual
+    and replace only the condition by one that is necessary or sufficient but not both (header).
+    """
+
+    name: ClassVar[str] = "one_ss_dual"
+    mutant: str = ""  # foil only: one of CONDITIONS[1:] (module header); not the paper's
+
+    def applies_to(self, dataset) -> str | None:
+        if getattr(dataset, "name", "") != "ssm_general":
+            return "needs full state matrices A_t (dataset ssm_general)"
+        return None
+
+    def run(self, data, seed):
+        if self.mutant not in CONDITIONS:
+            raise ValueError(f"mutant must be one of {CONDITIONS}")
+        A, B, C, x = data["A"], data["B"], data["C"], data["x"]
+        N = B.shape[1]
+        M = ssm_kernel(A, B, C)  # (T, T)
+        excess = one_ss_excess(M, N)
+        if self.mutant == "diagonal_condition":
+            off = A - np.einsum("tnn->tn", A)[:, :, None] * np.eye(N)  # (T, N, N)
+            holds = not np.any(off)
+        elif self.mutant == "semiseparable_condition":
+            holds = ss_rank(M) <= N
+        elif self.mutant == "no_blocks":
+            holds = one_ss_excess(M, N, blocks=False) <= 0
+        else:
+            holds = excess <= 0
+        l, Q, K = one_ss_dual(A, B, C)
+        return {"y": one_ss_apply(l, Q, K, x), "form": "one_ss_dual",
+                "one_ss_excess": float(excess), "condition": 1.0 if holds else 0.0}

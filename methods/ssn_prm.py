@@ -35,7 +35,11 @@ Deviations:
  3. The Newton system is solved densely (LU, O((n+m)^3) per step); the paper may
     exploit the active-set structure. Fine at the sizes here (n + m <= 800).
  4. The hybrid's fallback keeps PRM+'s own state (no restart from the SSN point).
- 5. Iterations of the hybrid count PRM+ iterations and Newton/DRS steps alike.
+ 5. Iterations of the hybrid count PRM+ iterations and Newton/DRS steps alike; its work
+    (issue 29) does not: every solver counts products with A, and a Newton step adds its
+    dense assembly, LU and solve as multiply-adds / nm (datasets/matrix_games.py). Runs stop
+    at a cap on that work (``max_work``), so what they reach does not depend on the machine;
+    the paper's experiments compare wall times (abstract: "speedups"), our cost model is ours.
 """
 from __future__ import annotations
 
@@ -47,7 +51,8 @@ import numpy as np
 from claimbench.api import Method
 from claimbench.baselines.regret_matching import RegretMatchingState
 from claimbench.baselines.simplex import project_simplex_support
-from claimbench.datasets.matrix_games import GapTrace, duality_gap
+from claimbench.datasets.matrix_games import (GapTrace, dense_products, duality_gap,
+                                              norm2_products)
 
 
 class DouglasRachfordGame:
@@ -60,6 +65,9 @@ class DouglasRachfordGame:
         self.n, self.m = A.shape
         # (I + γM)^{-1} by the Schur complement S = I + γ² A A^T (SPD).
         self.S = cho_factor(np.eye(self.n) + gamma**2 * (A @ A.T))
+        # Work in products with A (datasets/matrix_games.py): ||A||_2 for γ, A A^T, Cholesky.
+        self.products = (norm2_products(A) + self.n
+                         + dense_products(self.n ** 3 / 3.0, A))
 
     def project(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         px, sx = project_simplex_support(w[: self.n])
@@ -68,6 +76,7 @@ class DouglasRachfordGame:
 
     def apply_M(self, z: np.ndarray) -> np.ndarray:
         x, y = z[: self.n], z[self.n:]
+        self.products += 2
         return np.concatenate([self.A @ y, -(self.A.T @ x)])
 
     def resolvent(self, v: np.ndarray) -> np.ndarray:
@@ -75,6 +84,7 @@ class DouglasRachfordGame:
         from scipy.linalg import cho_solve
 
         a, b = v[: self.n], v[self.n:]
+        self.products += 2 + dense_products(2.0 * self.n ** 2, self.A)  # two products, two triangular solves
         u = cho_solve(self.S, a - self.gamma * (self.A @ b))
         return np.concatenate([u, b + self.gamma * (self.A.T @ u)])
 
@@ -84,6 +94,7 @@ class DouglasRachfordGame:
         return z - self.resolvent(2.0 * z - w), z, supp
 
     def gap(self, z: np.ndarray) -> float:
+        self.products += 2
         return duality_gap(self.A, z[: self.n], z[self.n:])
 
     def newton_direction(self, w: np.ndarray, z: np.ndarray, supp: np.ndarray, mu: float) -> np.ndarray:
@@ -91,6 +102,9 @@ class DouglasRachfordGame:
 
         n, m, g, A = self.n, self.m, self.gamma, self.A
         N = n + m
+        # Work: A s_y, A^T s_x and the two masked copies of A (about 4 products), the N x N
+        # assembly, LU (N^3 / 3 multiply-adds) and its solve (N^2); apply_M counts itself.
+        self.products += 4 + dense_products(N ** 2 + N ** 3 / 3.0 + N ** 2, A)
         sx, sy = supp[:n].astype(float), supp[n:].astype(float)
         # M D = [[0, A Dy], [-A^T Dx, 0]] with D = diag(s) - s s^T/|s| per block.
         ADy = (A - (A @ sy)[:, None] / max(sy.sum(), 1.0)) * sy[None, :]  # (n, m)
@@ -107,14 +121,20 @@ class DouglasRachfordGame:
 
 def ssn_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, it0: int, *,
               tol_gap: float, max_iters: int, max_time_s: float, kappa: float, sigma: float,
-              max_backtracks: int, stop_on_failure: bool) -> dict:
-    """Iterate (5)-(6) from ``w``. Returns the final w, z, counters and the residual history."""
+              max_backtracks: int, stop_on_failure: bool, max_work: float = float("inf"),
+              base_work: float = 0.0) -> dict:
+    """Iterate (5)-(6) from ``w``. Returns the final w, z, counters and the residual history.
+
+    ``trace.work`` is ``base_work`` (products spent outside ``game``) plus ``game.products``.
+    """
     R, z, supp = game.residual(w)
     r = float(np.linalg.norm(R))
     best_z, best_gap = z, game.gap(z)
     residuals, it, failed = [r], it0, False
     for _ in range(max_iters):
-        if best_gap <= tol_gap or r == 0.0 or trace.elapsed() >= max_time_s:
+        trace.work = base_work + game.products
+        if (best_gap <= tol_gap or r == 0.0 or trace.elapsed() >= max_time_s
+                or trace.work >= max_work):
             break
         d = game.newton_direction(w, z, supp, kappa * r)
         alpha, accepted = 1.0, False
@@ -139,6 +159,7 @@ def ssn_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, it0: in
         gap = game.gap(z)
         if gap < best_gap:
             best_z, best_gap = z, gap
+        trace.work = base_work + game.products
         trace.record(best_gap, it)
     return {"w": w, "z": best_z, "gap": best_gap, "iters": it, "residuals": residuals, "failed": failed}
 
@@ -179,6 +200,7 @@ class SemismoothNewton(Method):
     tol_gap: float = 1e-10  # stop at this duality gap (our choice; high-precision regime)
     max_iters: int = 100_000  # iteration cap (our choice)
     max_time_s: float = 5.0  # wall-time cap (our choice)
+    max_work: float = float("inf")  # cap in products with A (matrix_games; our choice per grid)
 
     def run(self, data, seed: int) -> dict:
         A = data["A"]
@@ -187,14 +209,17 @@ class SemismoothNewton(Method):
         game = DouglasRachfordGame(A, self.gamma_scale / np.linalg.norm(A, 2))
         z0 = np.concatenate([np.full(n, 1.0 / n), np.full(m, 1.0 / m)])
         w0 = z0 - game.gamma * game.apply_M(z0)
-        trace.record(game.gap(z0), 0)
+        g0 = game.gap(z0)
+        trace.work = game.products
+        trace.record(g0, 0)
         if self.newton:
             res = ssn_solve(game, w0, trace, 0, tol_gap=self.tol_gap, max_iters=self.max_iters,
                             max_time_s=self.max_time_s, kappa=self.kappa, sigma=self.sigma,
-                            max_backtracks=self.max_backtracks, stop_on_failure=False)
+                            max_backtracks=self.max_backtracks, stop_on_failure=False,
+                            max_work=self.max_work)
         else:
             res = drs_solve(game, w0, trace, tol_gap=self.tol_gap, max_iters=self.max_iters,
-                            max_time_s=self.max_time_s)
+                            max_time_s=self.max_time_s, max_work=self.max_work)
         z = res["z"]
         out = trace.outputs(z[:n], z[n:], res["iters"], self.max_time_s, self.max_iters,
                             tail_residual_ratio=_tail_ratio(res["residuals"]))
@@ -202,12 +227,13 @@ class SemismoothNewton(Method):
 
 
 def drs_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, *, tol_gap: float,
-              max_iters: int, max_time_s: float) -> dict:
+              max_iters: int, max_time_s: float, max_work: float = float("inf")) -> dict:
     """Plain DRS (2): w <- w - R(w)."""
     R, z, _ = game.residual(w)
     best_z, best_gap = z, game.gap(z)
     residuals, it = [float(np.linalg.norm(R))], 0
-    while it < max_iters and best_gap > tol_gap and trace.elapsed() < max_time_s:
+    while (it < max_iters and best_gap > tol_gap and trace.elapsed() < max_time_s
+           and game.products < max_work):
         w = w - R
         R, z, _ = game.residual(w)
         it += 1
@@ -215,6 +241,7 @@ def drs_solve(game: DouglasRachfordGame, w: np.ndarray, trace: GapTrace, *, tol_
         gap = game.gap(z)
         if gap < best_gap:
             best_z, best_gap = z, gap
+        trace.work = game.products
         trace.record(best_gap, it)
     return {"w": w, "z": best_z, "gap": best_gap, "iters": it, "residuals": residuals}
 
@@ -234,6 +261,7 @@ class HybridPRMSSN(Method):
     tol_gap: float = 1e-10  # as SemismoothNewton
     max_iters: int = 1_000_000  # iteration cap, PRM+ and Newton steps together (our choice)
     max_time_s: float = 5.0  # wall-time cap (our choice)
+    max_work: float = float("inf")  # cap in products with A, PRM+ and SSN together (our choice)
 
     def run(self, data, seed: int) -> dict:
         A = data["A"]
@@ -246,9 +274,11 @@ class HybridPRMSSN(Method):
         ssn_best = (float("inf"), None)  # best SSN point of the failed attempts
         final_residuals: list[float] = []
         use_prm = True
-        while it < self.max_iters and trace.elapsed() < self.max_time_s:
+        while (it < self.max_iters and trace.elapsed() < self.max_time_s
+               and trace.work < self.max_work):
             gap = self._prm_gap(prm, prm.step())
             it += 1
+            trace.work = prm.products + game.products
             use_prm = gap <= ssn_best[0]
             trace.record(min(gap, ssn_best[0]), it)  # gap of the point run() would return now
             if min(gap, ssn_best[0]) <= self.tol_gap:
@@ -260,7 +290,8 @@ class HybridPRMSSN(Method):
             w0 = z_prm - game.gamma * game.apply_M(z_prm)  # lift (2)
             res = ssn_solve(game, w0, trace, it, tol_gap=self.tol_gap, max_iters=self.ssn_max_iters,
                             max_time_s=self.max_time_s, kappa=self.kappa, sigma=self.sigma,
-                            max_backtracks=self.max_backtracks, stop_on_failure=True)
+                            max_backtracks=self.max_backtracks, stop_on_failure=True,
+                            max_work=self.max_work, base_work=prm.products)
             it = res["iters"]
             if res["gap"] < ssn_best[0]:
                 ssn_best = (res["gap"], res["z"])

@@ -43,13 +43,19 @@ Deviations (all reconstructed from the abstract, which gives no algorithmic deta
 
 Mutants for foils (field ``mutant``; the default "" is the method above):
 - ``single_tier``: the AutoTuner restricted to the single all-heads tier: K-only top-k with the
-  same estimator (tiering and 2-D pruning removed).
+  same estimator (tiering and 2-D pruning removed). This is the same algorithm as
+  ``baselines/quest_topk`` at every setting, not a bug: the pattern ((G, 1.0),) takes
+  floor(B / G) pages in order of summed importance (stable sort), each with all G head tiles,
+  which is Quest's ``k_only_mask(w, B // G, "sum")`` on the same estimates; its masks equal
+  Quest's (tests/test_tilesparse.py), so the benchmark no longer runs it (it duplicated Quest).
 - ``pair_cost``: tiers are planned with a per-(head, page) cost model: a tier-t page goes to
   the m_t x g individually most interested heads (not tile-aligned) and is charged m_t x g head
   units; the true tile cost (reported) then exceeds the budget, since scattered heads touch
   more head tiles.
 - ``unaligned``: as ``pair_cost``, then pages are dropped from the lowest-ranked end until the
   true tile cost fits the budget: per-head tiers at an honest, matched tile budget.
+- ``random_tiles``: B (head tile, page) tiles drawn uniformly at random (seeded by the run's
+  seed), no estimator and no tuner: the same tile budget spent without any importance signal.
 """
 from __future__ import annotations
 
@@ -63,7 +69,7 @@ import numpy as np
 from claimbench.api import Method
 from claimbench.baselines import head_page_selection as hps
 
-MUTANTS = ("", "single_tier", "pair_cost", "unaligned")
+MUTANTS = ("", "single_tier", "pair_cost", "unaligned", "random_tiles")
 
 
 @lru_cache(maxsize=None)
@@ -126,6 +132,16 @@ def fit_tiles(mask: np.ndarray, w: np.ndarray, budget: int, head_tile: int) -> n
     return mask
 
 
+def random_tiles(n_heads: int, n_pages: int, budget: int, head_tile: int,
+                 rng: np.random.Generator) -> np.ndarray:
+    """``budget`` distinct (head tile, page) tiles chosen uniformly: bool (H, n_pages)."""
+    G = hps.head_groups(n_heads, head_tile)
+    pick = rng.choice(G * n_pages, size=min(budget, G * n_pages), replace=False)
+    tiles = np.zeros(G * n_pages, dtype=bool)
+    tiles[pick] = True
+    return np.repeat(tiles.reshape(G, n_pages), head_tile, axis=0)  # (H, P)
+
+
 @dataclass
 class TileSparse(Method):
     name: ClassVar[str] = "tilesparse"
@@ -168,9 +184,16 @@ class TileSparse(Method):
         q, k = data["q"], data["k"]
         H, N = q.shape[0], k.shape[1]
         frac = data["budget_frac"] if self.budget_frac is None else self.budget_frac
+        B = hps.budget_tiles(frac, H, N, self.head_tile, self.page_size)
+        if self.mutant == "random_tiles":
+            mask = random_tiles(H, hps.n_pages(N, self.page_size), B, self.head_tile,
+                                np.random.default_rng(seed))
+            out = hps.run_selection(data, mask, self.page_size, self.head_tile)
+            out.update(seconds=time.process_time() - t0, n_tiers=0, top_tier_share=0.0)
+            return out
         pattern = self.autotune(data.get("calib", []), frac, H)
         w = hps.page_importance(q, k, self.page_size, self.score)  # (H, P)
-        mask = self._select(w, pattern, hps.budget_tiles(frac, H, N, self.head_tile, self.page_size))
+        mask = self._select(w, pattern, B)
         out = hps.run_selection(data, mask, self.page_size, self.head_tile)
         out.update(seconds=time.process_time() - t0, n_tiers=sum(a > 0 for _, a in pattern),
                    top_tier_share=float(pattern[0][1]))

@@ -5,7 +5,8 @@ from claimbench.baselines.isolated_memory_audit import IsolatedAudit, UnigramSur
 from claimbench.baselines.memory_agent import (INVALID, MemoryAgent, MemoryStore,
                                                parse_action)
 from claimbench.datasets.agent_memory_tasks import ACTIONS, TARGET, AgentMemoryTasks
-from claimbench.methods.a_memguard import AMemGuard, AMemGuardLLM, divergence
+from claimbench.methods.a_memguard import (AMemGuard, AMemGuardLLM, dominant_cluster,
+                                          path_embedding)
 
 VOCAB = ["a", "b", "c", "d", "e", "f", "x", "y", "z", "u", "v"]
 ACTS = ("bad", "good", "other")
@@ -24,11 +25,38 @@ POISON = [(["a", "x", "y", "z"], 0), (["b", "x", "y", "z"], 0)]
 TRIGGERED = ["a", "b", "x", "y", "z"]
 
 
-def test_divergence_closed_form():
-    assert divergence([1, 1, 1, 2, 3]) == pytest.approx([0.5, 0.5, 0.5, 1.0, 1.0])
-    assert divergence([4]).tolist() == [0.0]
-    assert divergence([]).size == 0
-    assert divergence([2, 2]).tolist() == [0.0, 0.0]
+def _kept(paths):
+    return dominant_cluster(path_embedding(paths)).tolist()
+
+
+def test_dominant_cluster_on_action_paths():
+    T, F = True, False
+    assert _kept([1, 1, 1, 2, 3]) == [T, T, T, F, F]  # the majority; singletons are noise
+    assert _kept([0, 0, 1, 2, 3]) == [T, T, F, F, F]  # a plurality of two is a cluster
+    assert _kept([0, 0, 1, 1, 2]) == [T, T, F, F, F]  # tie: the cluster met first
+    assert _kept([2, 1, 0, 0, 1]) == [F, T, F, F, T]
+    assert _kept([0, 1, 2, 3]) == [F] * 4  # no cluster forms: every path inconsistent
+    assert _kept([4]) == [F]  # one path alone is no consensus (min_samples 2)
+    assert _kept([-1, -1, 2]) == [T, T, F]  # unparsable paths are a value like any other
+    assert dominant_cluster(np.zeros((0, 2))).size == 0
+
+
+def test_dominant_cluster_uses_cosine_distance_and_eps():
+    # cosine distance 1 - 1/sqrt(2) = 0.29 < 0.5 joins [1, 0] and [1, 1]; [0, 1] is 1 away from
+    # [1, 0] but 0.29 from [1, 1]: all three chain into one cluster
+    assert dominant_cluster(np.array([[1.0, 0], [1, 1], [0, 1]])).tolist() == [True] * 3
+    assert dominant_cluster(np.array([[1.0, 0], [0, 1]])).tolist() == [False] * 2
+    assert dominant_cluster(np.array([[1.0, 0], [1, 1], [0, 1]]), eps=0.2).tolist() == [False] * 3
+    # scale does not matter to the cosine: 2 near [1, 0], 3 near [0, 1] -> the second group
+    emb = np.array([[5.0, 0], [1, 0.1], [0, 2], [0.1, 1], [0.05, 3]])
+    assert dominant_cluster(emb).tolist() == [False, False, True, True, True]
+
+
+def test_no_cluster_means_abstain():
+    data = world([(["a", "b", "c"], 0), (["a", "b", "d"], 1), (["a", "c", "d"], 2)],
+                 [["a", "b", "c", "d"]])
+    out = AMemGuard(k=3).run(data, 0)
+    assert out["actions"] == [INVALID] and out["n_flagged"] == 3 and out["n_lessons"] == 0
 
 
 def test_parse_action():
@@ -79,7 +107,10 @@ def test_lesson_learned_then_applied_and_consensus_only_is_not():
     top = st.retrieve(q, 5)
     assert sum(st.actions[i] == 0 for i in top) >= 3  # poisons are now the majority
     assert cons.decide(tasks[1], q, cons.defend(tasks[1], q, top, st), st) == 0
-    assert ag.decide(tasks[1], q, ag.defend(tasks[1], q, top, st), st) == 1  # lesson applies
+    # the lesson bans the poisons' action: one benign precedent is left, and one path alone
+    # forms no cluster (min_samples 2), so the agent abstains rather than follow the attack
+    assert ag.decide(tasks[1], q, ag.defend(tasks[1], q, top, st), st) == INVALID
+    assert ag.decide(tasks[1], q, ag.defend(tasks[1], q, st.retrieve(q, 7), st), st) == 1
 
 
 def test_global_lessons_mutant_bans_the_action_in_unrelated_contexts():

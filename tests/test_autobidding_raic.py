@@ -11,7 +11,8 @@ from claimbench.baselines.uniform_bidding_best_response import (competing_bids, 
                                                                 verify_equilibrium)
 from claimbench.benchmarks.autobidding_raic import BENCHMARK
 from claimbench.datasets.autobidding_auctions import AutobiddingAuctions
-from claimbench.methods.autobidding_raic import ic_violations, two_bidder_equilibria
+from claimbench.methods.autobidding_raic import (AutobiddingIC, continuous_search, ic_violations,
+                                                 two_bidder_equilibria)
 
 
 def _lp_best_value(i, alpha, V, kind, c):
@@ -237,8 +238,12 @@ def test_smoke_grid_runs():
     from claimbench.testing import run_grid_inline
 
     rows = run_grid_inline(BENCHMARK, "smoke")
-    assert rows and all(r["status"] == "ok" for r in rows)
+    skipped = [r for r in rows if r["status"] != "ok"]
+    assert rows and all(r["cell"].method.label == "spa[search=continuous]"
+                        and r["cell"].dataset.params["n"] == 3 for r in skipped)
     for r in rows:
+        if r["status"] != "ok":
+            continue
         for name, v in r["metrics"].items():
             assert v is None or np.isfinite(v), name
         assert r["metrics"]["raic_violation"] is not None
@@ -250,3 +255,43 @@ def test_best_response_baseline_runs():
     inst = AutobiddingAuctions(n=2, m=12, kind="budget", batch=1).make(0)
     out = UniformBestResponse(factors=(0.9, 1.1), starts=3, iters=40).run(inst.data, 0)
     assert out["n_solved"] == 1 and out["raic"] in (0.0, 1.0)
+
+
+# --- the continuous misreport search (issue 29) ----------------------------------------------
+def test_continuous_search_finds_a_violation_between_grid_factors():
+    # A step-function margin positive only on f in [2.6, 3.6] (log width 0.33, more than two of
+    # the 32 Sobol strata of [0.1, 10], 0.144 each), which no grid factor (2.0, then nothing)
+    # touches: the search must evaluate some f inside it.
+    grid = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01, 1.05, 1.1, 1.25, 1.5, 2.0)
+    for seed in range(5):
+        tried = []
+
+        def evaluate(f):
+            tried.append(f)
+            m = 0.3 if 2.6 <= f <= 3.6 else -0.1
+            return m, m
+
+        continuous_search(evaluate, grid, 0.1, 10.0, 32, 8, seed)
+        assert any(2.6 <= f <= 3.6 for f in tried)
+        assert set(grid) <= {round(f, 12) for f in tried}  # the grid is a subset
+        assert min(tried) >= 0.1 - 1e-12 and max(tried) <= 10.0 + 1e-12
+
+
+def test_continuous_search_can_only_add_misreports():
+    inst = AutobiddingAuctions(n=2, m=40, kind="budget", batch=2).make(4)
+    grid = AutobiddingIC(mutant="reported_worth").run(inst.data, 1)
+    cont = AutobiddingIC(mutant="reported_worth", search="continuous").run(inst.data, 1)
+    for key in ("raic_margin", "oaic_margin", "aic_margin"):
+        assert cont[key] >= grid[key] - 1e-12
+    assert cont["misreports_tried"] > grid["misreports_tried"] == 26.0
+
+
+def test_continuous_search_rejects_bad_settings():
+    inst = AutobiddingAuctions(n=2, m=10, kind="budget", batch=1).make(0)
+    with pytest.raises(ValueError, match="search"):
+        AutobiddingIC(search="random").run(inst.data, 0)
+    with pytest.raises(ValueError, match="search_lo"):
+        AutobiddingIC(search="continuous", search_lo=1.5).run(inst.data, 0)
+    three = AutobiddingAuctions(n=3, m=8, batch=1)
+    assert AutobiddingIC(search="continuous").applies_to(three)
+    assert AutobiddingIC().applies_to(three) is None

@@ -141,8 +141,64 @@ def test_smoke_grid_runs():
     from claimbench.testing import run_grid_inline
 
     rows = run_grid_inline(BENCHMARK, "smoke")
-    assert rows and all(r["status"] == "ok" for r in rows)
+    skipped = [r for r in rows if r["status"] != "ok"]
+    # the growing basis is capped at the 4-atom support: the default config's full basis
+    assert rows and all(r["cell"].method.label == "oful_ot[basis=horizon]" for r in skipped)
     for r in rows:
+        if r["status"] != "ok":
+            continue
         m = r["metrics"]
         assert m["regret_T"] is not None and math.isfinite(m["regret_T"])
         assert m["regret_T"] >= -1e-9
+
+
+def test_horizon_basis_size_follows_series_regression_rule():
+    from claimbench.methods.bandit_ot import basis_per_axis, horizon_basis_size
+
+    # K(T) = ceil(T^(1/(2s+2))): exact powers stay put, one more round needs one more cosine.
+    assert horizon_basis_size(16, 1.0) == 2 and horizon_basis_size(17, 1.0) == 3
+    assert horizon_basis_size(4096, 1.0) == 8 and horizon_basis_size(8000, 1.0) == 10
+    assert horizon_basis_size(1000, 0.5) == 10  # s = 1/2: T^(1/3)
+    assert basis_per_axis(8000, "fixed", 4, 1.0) == 4
+    with pytest.raises(ValueError):
+        basis_per_axis(10, "grow", 4, 1.0)
+
+
+def test_oful_basis_grows_with_horizon_and_is_capped_at_the_support():
+    from claimbench.methods.bandit_ot import OptimisticEntropicOT
+
+    small = BanditTransport(n=16, cost="smooth", T=81).make(0)  # K = 3: D = 9
+    assert OptimisticEntropicOT(basis="horizon").run(small.data, 0)["dim"] == 9
+    assert OptimisticEntropicOT().run(small.data, 0)["dim"] == 16  # default: fixed K = 4
+    capped = BanditTransport(n=3, cost="rough", T=300).make(0)  # K(300) = 5 > n = 3: full basis
+    assert OptimisticEntropicOT(basis="horizon", max_basis=None).run(capped.data, 0)["dim"] == 9
+    # with n <= max_basis the horizon config would repeat the default one: not applicable
+    assert OptimisticEntropicOT(basis="horizon").applies_to(BanditTransport(n=4)) is not None
+    assert OptimisticEntropicOT(basis="horizon").applies_to(BanditTransport(n=16)) is None
+
+
+def test_trajectory_bound_ratio_on_a_known_play():
+    from claimbench.benchmarks.bandit_ot import _bound_ratio
+
+    inst = BanditTransport(n=3, cost="rough", T=100).make(1)
+    mu, nu = inst.data.mu, inst.data.nu
+    prod = np.outer(mu, nu)
+    gap = float(np.sum(inst.truth["cost"] * prod) - inst.truth["ot_value"])  # regret per round
+    cum = [(t * prod).tolist() for t in (10, 100)]
+    # Two blocks: 40 rounds at min(1, 2 * 1 * 0.1 + 0) = 0.2, 60 at min(1, 2 * 2 * 0.5 + 0.1
+    # log 3) = 1 (capped at the cost's range).
+    blocks = [[40, 1.0, 0.1, 0.0], [60, 2.0, 0.5, 0.1]]
+    out = {"checkpoints": [10, 100], "cum_plans": cum, "bound_blocks": blocks}
+    expect = max(10 * gap / 2.0, 100 * gap / (40 * 0.2 + 60 * 1.0))
+    assert _bound_ratio(inst, out) == pytest.approx(expect, rel=1e-12)
+    assert _bound_ratio(inst, {"checkpoints": [10], "cum_plans": cum[:1]}) is None
+
+
+def test_bound_blocks_cover_the_horizon():
+    from claimbench.baselines.greedy_plugin_ot import GreedyPluginOT
+    from claimbench.methods.bandit_ot import OptimisticEntropicOT
+
+    inst = BanditTransport(n=3, cost="smooth", T=200).make(2)
+    for method in (OptimisticEntropicOT(), GreedyPluginOT()):
+        b = np.asarray(method.run(inst.data, 0)["bound_blocks"])  # (B, 4)
+        assert b[:, 0].sum() == 200 and (b[:, 1:3] > 0).all()

@@ -201,3 +201,56 @@ def test_mutants_share_one_training_bit_for_bit(tmp_path, monkeypatch):
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "shared"))
     CURVE(lambda_debias=0.0, **kw).run(inst.data, 9)
     assert len(list((tmp_path / "shared").glob("*.safetensors"))) == 2
+
+
+# -- the centring-only foil (baselines/prototype_centred_gnn.py; issue 30) -----------------------
+def test_foil_fits_the_prototypes_curve_fits():
+    # P gets gradient from L_proto only and Adam is elementwise, so fitting P alone must follow
+    # CURVE's joint training exactly
+    from claimbench.baselines.prototype_centred_gnn import fit_prototypes
+    from claimbench.methods.curve_scene_graph import scene_context
+
+    d = SyntheticSceneGraphs(n_train_per_env=15, n_test=10, k_shot=4).make(4).data
+    cv = CURVE(epochs=12)
+    R = d["n_relations"]
+    batch = cv._batch(torch, d["train"], R, training=True)
+    gen = torch.Generator().manual_seed(5)
+    p = cv._init(torch, d["n_features"], R, gen, batch["u"].numpy(), 5)
+    P0 = p["P"].detach().clone()
+    cv._fit(torch, p, batch, torch.as_tensor(d["train"]["y"], dtype=torch.long), gen)
+    P = fit_prototypes(torch, scene_context(d["train"]), cv, 5)
+    assert not torch.equal(P, P0)  # the prototypes moved
+    assert torch.allclose(P, p["P"].detach(), rtol=0, atol=1e-6)
+
+
+def test_centring_removes_a_scene_level_shift():
+    # two scenes with the same nodes up to a constant feature shift d; prototypes at the two
+    # scene contexts and a sharp assignment: the centred features are the same, padding stays 0
+    from claimbench.baselines.prototype_centred_gnn import centre_split
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4, 3)).astype(np.float32)
+    d = np.array([2.0, -1.0, 0.5], np.float32)
+    X = np.zeros((2, 5, 3), np.float32)
+    X[0, :4], X[1, :4] = x, x + d
+    mask = np.zeros((2, 5), bool)
+    mask[:, :4] = True
+    split = {"X": X, "A": np.zeros((2, 5, 5), int), "mask": mask}
+    P = torch.as_tensor(np.stack([x.mean(0), x.mean(0) + d]))  # (2, 3)
+    out = centre_split(torch, split, P, CURVE(n_prototypes=2, proto_temperature=1e-3))
+    assert np.allclose(out["X"][0, :4], x - x.mean(0), atol=1e-5)
+    assert np.allclose(out["X"][0], out["X"][1], atol=1e-5)
+    assert np.all(out["X"][:, 4] == 0) and out["A"] is split["A"]
+    assert np.array_equal(split["X"], X)  # the input is not modified
+
+
+def test_centring_foil_runs_and_is_declared():
+    from claimbench.baselines.prototype_centred_gnn import PrototypeCentredGNN
+
+    d = SyntheticSceneGraphs(n_train_per_env=10, n_test=12, k_shot=4).make(1).data
+    out = PrototypeCentredGNN(epochs=4, ft_steps=2).run(d, 0)
+    for k in ("p_id", "p_ood", "p_target", "unc_ood"):
+        assert np.all(np.isfinite(out[k])) and len(out[k]) == 12
+    foils = {c.id: c.foils for c in BENCHMARK.claims}
+    for cid in ("c1_ood_vs_gnn", "c2_ood_vs_irm", "c3_target_vs_gnn"):
+        assert "gnn_centred" in foils[cid]

@@ -110,3 +110,61 @@ def test_routed_flops_do_not_grow_with_subjects():
         inst = MultiSubjectTokens(n_subjects=S, n_video=4096, ref_tokens=64, d=8, dv=8, heads=1).make(5)
         flops.append(metrics(inst, dr.DiasRRouting(repeats=1).run(inst.data, 5))["flops"])
     assert max(flops) / min(flops) < 1.3
+
+
+def test_training_split_leaves_the_instance_unchanged_and_matches_its_subjects():
+    inst = MultiSubjectTokens(n_subjects=3, **SMALL).make(6)
+    short = MultiSubjectTokens(n_subjects=3, train_video=8, **SMALL).make(6)
+    for x in ("q", "k", "v"):  # the training clip has its own random stream
+        assert np.array_equal(inst.data[x], short.data[x])
+    assert inst.data["train_q"].shape == (2, 512, 8) and inst.data["train_masks"].shape == (512,)
+    # the training clip is drawn like the evaluated tokens: the anchor router is about as right
+    # on it (masks) as on them (planted labels), and far above chance (1/3)
+    anchors = dr.identity_anchors(torch.as_tensor(inst.data["k"]), 3).numpy()  # (H, S, d)
+    train = np.einsum("hmd,hsd->hms", inst.data["train_q"], anchors).argmax(-1)  # (H, M)
+    test = np.einsum("hnd,hsd->hns", inst.data["q"], anchors).argmax(-1)  # (H, N)
+    acc_train = (train == inst.data["train_masks"][None]).mean()
+    acc_test = (test == inst.truth["labels"][None]).mean()
+    assert acc_train > 0.8 and abs(acc_train - acc_test) < 0.05
+
+
+def test_learned_router_separates_two_known_clusters():
+    # two subjects along +e0 / -e0: the trained identity queries must split on the sign of x0
+    g = np.random.default_rng(0)
+    y = g.integers(0, 2, size=400)
+    x = np.zeros((1, 400, 3))
+    x[0, :, 0] = np.where(y == 0, 2.0, -2.0)
+    x[0, :, 1:] = g.standard_normal((400, 2))
+    W, b = dr.train_router(x, y, 2, noise_std=0.0, steps=200, lr=0.05, seed=0)
+    test = torch.tensor([[[1.0, 3.0, -3.0], [-1.0, -3.0, 3.0]]], dtype=torch.float64)  # (1, 2, 3)
+    assert (test @ W.transpose(-1, -2) + b[:, None, :]).argmax(-1).tolist() == [[0, 1]]
+    assert W[0, 0, 0] > W[0, 1, 0]
+
+
+def test_learned_router_errs_with_noise_and_not_without():
+    inst = MultiSubjectTokens(n_subjects=8, n_video=1024, ref_tokens=16, d=64, dv=8, heads=1).make(7)
+    clean = metrics(inst, dr.DiasRRouting(repeats=1, router="learned", router_noise=0.0).run(inst.data, 7))
+    noisy = metrics(inst, dr.DiasRRouting(repeats=1, router="learned", router_noise=2.0).run(inst.data, 7))
+    assert clean["router_accuracy"] > 0.99
+    assert 0.3 < noisy["router_accuracy"] < clean["router_accuracy"]
+    assert noisy["identity_leak"] == pytest.approx(1 - noisy["router_accuracy"], abs=1e-9)
+
+
+def test_block_counts_and_wraps_the_layer():
+    from claimbench.baselines import dit_block as db
+    # N=4 tokens, D=4 (2 heads of 2), dv_total=2, cross-attention of 10 FLOPs
+    attn = 2 * 4 * 4 * 12 + 2 * 4 * 4 * 2 * 2 * 2 + 2 * 4 * 4 * 4
+    assert db.block_flops(4, 4, 2, 2, 10) == attn + 10 + 2 * 4 * 2 * 4 + 2 * 4 * 4 * 16 * 2
+    inst = MultiSubjectTokens(n_subjects=2, **SMALL).make(8)
+    dense = db.DiTBlockCrossAttention(cross="dense", repeats=1).run(inst.data, 8)
+    plain = FullAttention(causal=False, repeats=1).run(inst.data, 8)
+    assert np.allclose(dense["out"], plain["out"], atol=1e-6)
+    dec = db.DiTBlockCrossAttention(cross="decoupled", repeats=1).run(inst.data, 8)
+    alone = DecoupledCrossAttention().run(inst.data, 8)
+    assert np.allclose(dec["out"], alone["out"], atol=1e-6)
+    assert dense["flops"] == dec["flops"] == alone["flops"]  # N S R 2 (d + dv) per head
+    ours = dr.DiasRRouting(repeats=1, block_repeats=1).run(inst.data, 8)
+    assert ours["block_seconds"] > 0 and ours["block_flops"] < dense["block_flops"]
+    # the block adds the same self-attention, projections and MLP to both layers
+    assert (dense["block_flops"] - dense["flops"]
+            == ours["block_flops"] - ours["flops"] - ours["overhead_flops"])

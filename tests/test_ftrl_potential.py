@@ -239,3 +239,39 @@ def test_fictitious_play_switch_budget_censors():
     data = MiscoordinationGame(m=4).make(0).data
     out = FictitiousPlay(max_switches=500).run(data, 0)
     assert out["censored"] == 1.0 and out["switches"] == 500.0 and out["t_eps"] < 1e12
+
+
+def test_harmonic_round_inverts_the_harmonic_numbers():
+    from claimbench.methods.ftrl_potential import harmonic_round
+
+    assert harmonic_round(0.0) == 0.0 and harmonic_round(1.0) == 0.0  # H(1) = 1
+    assert harmonic_round(1.5) == pytest.approx(math.log(2))  # H(2) = 1.5
+    assert harmonic_round(1.5 + 1e-9) == pytest.approx(math.log(3))  # H(3) = 11/6
+    assert harmonic_round(5.0) == pytest.approx(math.log(83))  # H(82) < 5 <= H(83)
+    assert harmonic_round(40.0) == pytest.approx(40.0 - 0.5772156649015329)
+
+
+def test_harmonic_mutant_one_switch_by_hand():
+    # From (0, 0) played 10 rounds, U1 = (2, 0) and U2 = (2, 6): the column player starts on 1.
+    # Against column 1 row 1 gains 0.4 per unit of the clock h and trails by 2: it overtakes at
+    # h = 5, and (1, 1) is the Nash equilibrium; the first round with H(t) >= 5 is t = 83.
+    P = np.array([[0.2, 0.6], [0.0, 1.0]])
+    out = LazyAlternatingFTRL(mutant="harmonic").run(_game(P, start=(0, 0), prefix=10,
+                                                           eps=0.01), 0)
+    assert out["switches"] == 1.0 and out["censored"] == 0.0
+    assert out["log_t_eps"] == pytest.approx(math.log(83)) and out["t_eps"] == pytest.approx(83)
+    assert out["final_potential"] == 1.0 and out["potential_drop_max"] == 0.0
+
+
+def test_harmonic_mutant_outgrows_exp_of_eps_squared_on_the_staircase():
+    # ln t_eps follows the fictitious-play time (exponential in m), so its t_eps overflows while
+    # log_t_eps stays finite; the lazy method's ln t_eps is far smaller. The first of the 2m - 2
+    # path moves is the column player's best response to the start history (no switch).
+    foil, lazy = LazyAlternatingFTRL(mutant="harmonic"), LazyAlternatingFTRL()
+    data = StaircaseGame(m=7).make(0).data
+    f = foil.run(data, 0)
+    assert f["censored"] == 0.0 and f["switches"] == 11.0 and f["t_eps"] is None
+    assert math.isfinite(f["log_t_eps"]) and f["log_t_eps"] > 1000
+    assert lazy.run(data, 0)["log_t_eps"] < 20
+    with pytest.raises(ValueError):
+        LazyAlternatingFTRL(mutant="other").run(data, 0)

@@ -166,7 +166,8 @@ def test_smoke_grid_runs():
     rows = run_grid_inline(BENCHMARK, "smoke")
     ok = [r for r in rows if r["status"] == "ok"]
     # 5 auction methods on the buyer + 3 OT methods (gcf_ot, its quadratic-cost foil, exact)
-    assert len(ok) == 8
+    # + 4 GCF-fit configs (gcf_fit and its three mutants) on the known GCF
+    assert len(ok) == 12
     for r in ok:
         vals = [v for v in r["metrics"].values() if v is not None]
         assert vals and all(math.isfinite(v) for v in vals)
@@ -197,3 +198,94 @@ def test_sja_known_prices_posts_the_table():
     assert out["prices"] == pytest.approx(list(SJA_PRICES[5]))
     mech = out["mechanism"]
     assert menu_revenue(x, mech["y"], mech["b"], True) == pytest.approx(SJA_REVENUE[5], abs=5e-3)
+
+
+# --- the GCF fit (c9, c10a, c10b) -------------------------------------------------------------
+
+
+def test_known_gcf_target_and_gradient():
+    from claimbench.datasets.known_gcf import KnownGCF
+
+    inst = KnownGCF(n_train=50, n_test=40).make(3)
+    x, f = inst.data["x"], inst.data["f"]
+    assert np.allclose(f, 0.5 * (x ** 2).sum(1))
+    assert np.allclose(inst.truth["grad_test"], inst.truth["x_test"])
+    assert "grad_test" not in inst.data  # the fit sees values only
+
+
+def test_local_tangents_recover_an_affine_slope():
+    from claimbench.methods.gcf_layer import local_tangents
+
+    rng = np.random.default_rng(0)
+    x = rng.random((100, 2))
+    f = x @ np.array([0.3, 0.7]) - 0.2
+    assert np.allclose(local_tangents(x, f, np.array([0, 5, 9]), 10), [[0.3, 0.7]] * 3)
+
+
+def test_lse_fit_gradients_match_finite_differences():
+    from claimbench.methods.gcf_layer import lse_fit_grads
+
+    rng = np.random.default_rng(1)
+    x, t = rng.random((30, 2)), rng.random(30)
+    y, b = rng.random((4, 2)), rng.random(4) * 0.1
+    _, gy, gb = lse_fit_grads(x, t, y, b, tau=7.0)
+    eps = 1e-6
+    for j in range(4):
+        for k in range(2):
+            yp, ym = y.copy(), y.copy()
+            yp[j, k] += eps
+            ym[j, k] -= eps
+            fd = (lse_fit_grads(x, t, yp, b, 7.0)[0] - lse_fit_grads(x, t, ym, b, 7.0)[0]) / (2 * eps)
+            assert gy[j, k] == pytest.approx(fd, rel=1e-5, abs=1e-9)
+        bp, bm = b.copy(), b.copy()
+        bp[j] += eps
+        bm[j] -= eps
+        fd = (lse_fit_grads(x, t, y, bp, 7.0)[0] - lse_fit_grads(x, t, y, bm, 7.0)[0]) / (2 * eps)
+        assert gb[j] == pytest.approx(fd, rel=1e-5, abs=1e-9)
+
+
+def test_tangent_layer_is_below_the_target_and_exact_at_its_points():
+    """Pieces tangent to |x|^2/2 at y_j (b_j = |y_j|^2/2) give a layer below f, equal at y_j,
+    with gradient y_j there; a step approximant's gradient is 0."""
+    from claimbench.methods.gcf_layer import evaluate_fit
+
+    g = np.linspace(0, 1, 5)
+    y = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)  # (25, 2)
+    fit = {"kind": "layer", "y": y.tolist(), "b": (0.5 * (y ** 2).sum(1)).tolist()}
+    x = np.random.default_rng(2).random((500, 2))
+    v, grad = evaluate_fit(fit, x)
+    assert np.all(v <= 0.5 * (x ** 2).sum(1) + 1e-12)
+    v0, g0 = evaluate_fit(fit, y)
+    assert np.allclose(v0, 0.5 * (y ** 2).sum(1)) and np.allclose(g0, y)
+    step = {"kind": "step", "centres": y.tolist(), "values": (0.5 * (y ** 2).sum(1)).tolist()}
+    vs, gs = evaluate_fit(step, y)
+    assert np.allclose(vs, 0.5 * (y ** 2).sum(1)) and not gs.any()
+
+
+def test_parameter_sets_box_convex_span_normalised_not():
+    from claimbench.methods.gcf_layer import in_param_set
+
+    y = np.array([[0.0, 0.2], [0.4, 1.0], [1.0, 0.0]])
+    assert in_param_set(y, "box") and in_param_set(0.5 * (y + y[::-1]), "box")
+    # each column spans [0, 1]: in the span-normalised set; the midpoint with its reversal is not
+    assert in_param_set(y, "span_normalised")
+    assert not in_param_set(0.5 * (y + y[::-1]), "span_normalised")
+
+
+def test_gcf_fit_mutants_and_metrics():
+    from claimbench.benchmarks.gcf_layer import _loglog_slope, _midpoint_in_param_set
+    from claimbench.datasets.known_gcf import KnownGCF
+    from claimbench.methods.gcf_layer import GCFFit, in_param_set
+
+    data = KnownGCF(n_train=120, n_test=10).make(0).data
+    kw = dict(menu_sizes=(2, 8), n_steps=5)
+    fixed = GCFFit(mutant="fixed_menu", **kw).run(data, 0)["fits"]
+    assert [f["size"] for f in fixed] == [2, 8] and all(len(f["y"]) == 2 for f in fixed)
+    sort = GCFFit(mutant="sorted_rescaled", **kw).run(data, 0)
+    assert all(in_param_set(np.asarray(f["y"]), "span_normalised") for f in sort["fits"])
+    assert _midpoint_in_param_set(None, sort) == 0.0
+    assert _midpoint_in_param_set(None, GCFFit(**kw).run(data, 0)) == 1.0
+    assert GCFFit(mutant="step", **kw).run(data, 0)["fits"][1]["kind"] == "step"
+    J = np.array([4.0, 16.0, 64.0])
+    assert _loglog_slope(J, 0.3 / J) == pytest.approx(-1.0)
+    assert _loglog_slope(J, np.full(3, 0.7672)) == 0.0  # equal errors: no fall

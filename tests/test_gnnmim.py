@@ -234,3 +234,95 @@ def test_smoke_grid_runs():
     for r in rows:
         f1 = r["metrics"]["macro_f1"]
         assert f1 is not None and 0.0 <= f1 <= 1.0
+
+
+# -- PCFI (baselines/pcfi.py) -------------------------------------------------------------------
+def test_pcfi_returns_fully_observed_features_unchanged():
+    from claimbench.baselines.pcfi import pcfi
+
+    rng = np.random.default_rng(0)
+    edges = barabasi_albert_edges(30, 2, rng)
+    x = rng.normal(size=(30, 4))
+    np.testing.assert_array_equal(pcfi(x, edges), x)  # S = 0, confidence 1: no change
+
+
+def test_pcfi_source_distances_and_confidence_by_hand():
+    from claimbench.baselines.pcfi import pseudo_confidence, source_distances
+
+    # path 0-1-2-3-4; channel 0 known at node 0, channel 1 at nodes 1 and 4
+    edges = np.array([[0, 1, 2, 3], [1, 2, 3, 4]])
+    known = np.zeros((5, 2), dtype=bool)
+    known[0, 0] = known[1, 1] = known[4, 1] = True
+    np.testing.assert_array_equal(source_distances(edges, known),
+                                  [[0, 1], [1, 0], [2, 1], [3, 1], [4, 0]])
+    np.testing.assert_allclose(pseudo_confidence(edges, known, 0.5)[:, 0],
+                               [1, 0.5, 0.25, 0.125, 0.0625])
+
+
+def test_pcfi_diffusion_on_a_path_by_hand():
+    """Path 0-1-2-3, one channel known at the ends (0 and 1): S = (0, 1, 1, 0). Node 1 weighs
+    node 0 (closer to a source) by alpha^0 = 1 and node 2 (as close) by alpha, so the fixed
+    point is x1 = alpha / (1 + 2 alpha), x2 = (1 + alpha) / (1 + 2 alpha), not FP's 1/3, 2/3.
+    One channel: the inter-channel stage adds nothing."""
+    from claimbench.baselines.pcfi import pcfi
+
+    alpha = 0.9
+    edges = np.array([[0, 1, 2], [1, 2, 3]])
+    x = np.array([[0.0], [np.nan], [np.nan], [1.0]])
+    out = pcfi(x, edges, iterations=500, alpha=alpha, beta=1.0)
+    np.testing.assert_allclose(out[:, 0], [0, alpha / (1 + 2 * alpha),
+                                           (1 + alpha) / (1 + 2 * alpha), 1], atol=1e-9)
+
+
+def test_pcfi_inter_channel_refinement_by_hand():
+    """Channels perfectly correlated (x1 = 2 x0, rho = 1), means (1, 2); only cell (2, 1) has
+    confidence 0.81 < 1: it moves by beta (1 - 0.81) rho xi(2,0) (x(2,0) - 1) = 0.19."""
+    from claimbench.baselines.pcfi import inter_channel_refinement
+
+    x = np.array([[0.0, 0.0], [1.0, 2.0], [2.0, 4.0]])
+    conf = np.ones_like(x)
+    conf[2, 1] = 0.81
+    out = inter_channel_refinement(x, conf, beta=1.0)
+    expected = x.copy()
+    expected[2, 1] += 0.19
+    np.testing.assert_allclose(out, expected)
+
+
+def test_pcfi_keeps_known_cells_and_structural_mode_uses_channel_0():
+    from claimbench.baselines.pcfi import pcfi
+
+    ds = DenseFeatureGraph(n=200, mechanism="umcar", p_miss=0.5).make(0)
+    x, edges = ds.data["x"], ds.data["edges"]
+    known = ~np.isnan(x)
+    out = pcfi(x, edges)
+    assert np.isfinite(out).all()
+    np.testing.assert_array_equal(out[known], x[known])
+    # structural (arXiv 2601.04855's call): confidence from channel 0's mask, so only the
+    # channel-0 cells are sure to be kept; under a cell-wise mask the others are refined too
+    structural = pcfi(x, edges, mask_type="structural")
+    np.testing.assert_array_equal(structural[known[:, 0], 0], x[known[:, 0], 0])
+    assert not np.allclose(structural[known], x[known])
+
+
+# -- GCNmf (baselines/gcnmf.py) -----------------------------------------------------------------
+def test_gcnmf_expected_relu_closed_forms():
+    import torch
+
+    from claimbench.baselines.gcnmf import expected_relu
+
+    mean = torch.tensor([0.0, 1.5, -2.0, 0.3])
+    var = torch.tensor([1.0, 0.0, 0.0, 4.0])
+    out = expected_relu(mean, var).numpy()
+    assert out[0] == pytest.approx(1 / np.sqrt(2 * np.pi), rel=1e-6)  # E[max(0, N(0, 1))]
+    assert out[1] == pytest.approx(1.5) and out[2] == 0.0  # no variance: ReLU
+    z = np.random.default_rng(0).normal(0.3, 2.0, 400_000)
+    assert out[3] == pytest.approx(np.maximum(z, 0).mean(), abs=5e-3)  # Monte Carlo
+
+
+def test_gcnmf_learns_the_dense_graph_with_missing_features():
+    from claimbench.baselines.gcnmf import GCNmf
+
+    inst = DenseFeatureGraph(n=300, mechanism="umcar", p_miss=0.5).make(0)
+    out = GCNmf(epochs=60).run(inst.data, seed=0)
+    assert out["pred_test"].shape == inst.truth["y_test"].shape
+    assert (out["pred_test"] == inst.truth["y_test"]).mean() > 0.6  # chance is 0.5

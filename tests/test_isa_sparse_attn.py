@@ -198,3 +198,73 @@ def test_preselection_beats_random_preselection(icl_runs):
     rand = bench._context_mass_retained(inst, dict(runs["random_preselect"]))
     assert kept > rand
     assert bench._saliency_ratio(inst, {}) > 1.0
+
+
+class _Inst:
+    def __init__(self, data):
+        self.data = data
+
+
+def _curve_run(data, mutant="", rhos=(0.0, 0.25, 0.5, 1.0), keeps=(0.5, 1.0)):
+    return InContextSparseAttention(block_size=8, mutant=mutant, curve_rhos=rhos,
+                                    curve_keep_ratios=keeps).run(data, 0)
+
+
+def test_curve_point_is_the_run_at_that_setting():
+    """Each (rho, kappa) of the operating curve rebuilt from its parts is the output, FLOPs and
+    relative error of a run at that setting."""
+    q, k, v = qkv(n=64)
+    data = as_data(q, k, v, 32)
+    out = _curve_run(data)
+    inst = _Inst(data)
+    pts = bench._curve_eval(inst, dict(out))
+    for j, pt in enumerate(out["curve"]):
+        for i, rho in enumerate(pt["rhos"]):
+            run = InContextSparseAttention(block_size=8, rho=rho, keep_ratio=pt["keep_ratio"]).run(data, 0)
+            n_full = math.ceil(rho * 64 - 1e-9)
+            rebuilt = pt["taylor_out"].copy()
+            for h in range(2):
+                rows = pt["order"][h, :n_full]
+                rebuilt[h, rows] = pt["full_out"][h, rows]
+            assert np.allclose(rebuilt, run["out"], atol=1e-10)
+            assert (pt["flops"][i], pt["overhead_flops"][i]) == (run["flops"], run["overhead_flops"])
+            res = measure(q, k, v, run, causal=False, block_size=8)
+            f, e = pts[1 + j * len(pt["rhos"]) + i]  # pts[0] is the run itself
+            assert f == pytest.approx(res["flops"] / res["dense_flops"], rel=1e-12)
+            assert e == pytest.approx(res["rel_error"], rel=1e-8, abs=1e-12)
+
+
+def test_curve_leaves_the_run_unchanged():
+    q, k, v = qkv(n=64)
+    data = as_data(q, k, v, 32)
+    for mutant in ("", "random_routing", "random_preselect"):
+        plain = InContextSparseAttention(block_size=8, mutant=mutant).run(data, 0)
+        with_curve = _curve_run(data, mutant)
+        for key in ("out", "flops", "routing_score", "kept_keys", "taylor_out"):
+            assert np.array_equal(np.asarray(plain[key]), np.asarray(with_curve[key]))
+
+
+def test_lossless_flop_ratio_on_constant_blocks_is_the_cheapest_setting():
+    """Keys and values constant inside each block: the Taylor path is exact, so rho = 0 meets
+    the bound and the lightest lossless setting is the cheapest of the curve."""
+    q = qkv(n=64)[0]
+    base_k, base_v = qkv(n=8, seed=1)[1], qkv(n=8, seed=2)[2]
+    idx = torch.arange(64) // 8
+    data = as_data(q, base_k[:, idx], base_v[:, idx])  # no context: kappa has no effect
+    out = _curve_run(data)
+    pts = bench._curve_eval(_Inst(data), dict(out))
+    assert max(e for f, e in pts[1:]) < 1e-10
+    assert bench._lossless_flop_ratio(_Inst(data), dict(out)) == pytest.approx(min(f for f, _ in pts))
+
+
+def test_lossless_flop_ratio_falls_back_to_dense():
+    """No setting meets the bound: 1 (dense attention). Full attention is lossless at 1."""
+    q, k, v = qkv(n=64)
+    data = as_data(q, k, v)
+    taylor = BlockMeanAttention(block_size=8).run(data, 0)
+    assert bench._lossless_flop_ratio(_Inst(data), dict(taylor)) == 1.0
+    out = _curve_run(data, rhos=(0.0,), keeps=(1.0,))  # the Taylor path only: not lossless
+    assert bench._lossless_flop_ratio(_Inst(data), dict(out)) == 1.0
+    full = _curve_run(data, rhos=(1.0,), keeps=(1.0,))  # dense over all keys, plus overheads
+    assert bench._curve_eval(_Inst(data), dict(full))[-1][1] < 1e-12
+    assert bench._lossless_flop_ratio(_Inst(data), dict(full)) == 1.0

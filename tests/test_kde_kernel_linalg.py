@@ -179,3 +179,67 @@ def test_smoke_grid_runs():
         assert m["kernel_evals"] > 0 and np.isfinite(m["rel_err"])
         if r["cell"].method.label == "dense":
             assert m["evals_over_n2"] == 1.0 and m["rel_err"] < 1e-5
+
+
+def _ones_blocks(sizes):
+    """Block-diagonal all-ones kernel: ||K||_2 = the largest block, (K u)_i = the sum of u over i's block."""
+    n = sum(sizes)
+    K = np.zeros((n, n))
+    start = 0
+    for a in sizes:
+        K[start:start + a, start:start + a] = 1.0
+        start += a
+    return np.zeros((n, 1)), K
+
+
+def test_refined_power_method_on_block_ones_kernels_matches_closed_form():
+    # Exact MVPs (1/eps^2 >= n): the estimate is ||K^T u0||^{1/T}, u0 = 1/sqrt(n); with blocks a, b
+    # K^T u0 = (a^T on block a, b^T on block b) / sqrt(n), so the estimate is ((a^{2T+1} + b^{2T+1}) / n)^{1/2T}.
+    a, b, eps = 12, 8, 0.2
+    x, K = _ones_blocks([a, b])
+    orc = SamplingKDE(x, 1.0, seed=0, kernel=K)
+    est, T = refined_power_method(orc, eps)
+    closed = math.exp((math.log(a ** (2 * T + 1) + b ** (2 * T + 1)) - math.log(a + b)) / (2 * T))
+    assert est == pytest.approx(closed, rel=1e-6)  # float32 backing store
+    assert (1 - eps) * a <= est <= a  # the (1 - eps) guarantee, lambda_1 = a
+    x, K = _ones_blocks([20])
+    assert refined_power_method(SamplingKDE(x, 1.0, seed=0, kernel=K), eps)[0] == pytest.approx(20.0, rel=1e-6)
+
+
+@pytest.mark.parametrize("eps", [0.2, 0.1])
+def test_refined_power_method_costs_eps_cubed_at_fixed_density(eps):
+    # K = all ones: every query has density 1, so the locate phase stops at its first level (c_locate = 4
+    # samples) and the answer takes ceil(1 / eps^2): T n (4 + ceil(1/eps^2)) evaluations, eps^-3 up to the
+    # locate term (issue 29: the reconstruction's 3 = 1 (iterations) + 2 (precision eps)), exact answers.
+    n = 500
+    x, K = _ones_blocks([n])
+    orc = SamplingKDE(x, 1.0, seed=0, kernel=K)
+    est, T = refined_power_method(orc, eps)
+    assert T == math.ceil(math.log(n) / eps)
+    assert orc.evals == T * n * (4 + math.ceil(1 / eps**2))
+    assert est == pytest.approx(n, rel=1e-6)
+
+
+def test_bimw_power_method_is_capped_at_dense_below_eps_to_the_minus_6_points():
+    # BIMW'21's MVP precision eps^3 needs 1/eps^6 = 15625 samples per query at eps = 0.2, more than n = 500
+    # points: the oracle answers exactly, T n^2 evaluations (the cap behind the inverted eps-slopes, issue 29).
+    n, eps = 500, 0.2
+    x, K = _ones_blocks([n])
+    orc = SamplingKDE(x, 1.0, seed=0, kernel=K)
+    est, T = kernel_noisy_power_method(orc, eps)
+    assert orc.evals == T * n * n and est == pytest.approx(n, rel=1e-6)
+
+
+def test_premise_metric_separates_capped_from_uncapped_bimw():
+    # The premise p1 metric: 1 when every power-iteration product is the dense one (n < eps^-6), below 1
+    # when BIMW'21's eps-schedule sets the cost (eps = 0.5: 64 samples per query < n = 500), so it can fail.
+    from types import SimpleNamespace
+
+    from claimbench.benchmarks.kde_kernel_linalg import _evals_per_product_over_n2
+
+    x, K = _ones_blocks([500])
+    data = {"points": x, "bandwidth": 1.0, "kernel": K, "task": "spectral"}
+    inst = SimpleNamespace(data=data)
+    ratios = {eps: _evals_per_product_over_n2(inst, BIMWKernelLinalg().run({**data, "eps": eps}, 0))
+              for eps in (0.2, 0.5)}
+    assert ratios[0.2] == pytest.approx(1.0) and ratios[0.5] < 0.5

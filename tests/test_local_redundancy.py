@@ -8,7 +8,8 @@ from claimbench.api import Instance
 from claimbench.baselines.plasticity_measures import (DeadUnitFraction, WeightNorm,
                                                       dormant_fraction, effective_rank,
                                                       hidden_activations)
-from claimbench.benchmarks.local_redundancy import (BENCHMARK, _selection_quality, _spearman)
+from claimbench.benchmarks.local_redundancy import (BENCHMARK, _selection_quality, _spearman,
+                                                    _weight_norm_rho)
 from claimbench.datasets.plasticity_checkpoints import (grad, init_mlp, layers, loss,
                                                         n_params, per_example_sq_grad_norms,
                                                         softmax)
@@ -82,6 +83,38 @@ def test_local_redundancy_batch_variant_on_linear_model_at_zero():
     want = np.mean([np.sum((Xt[i:i + B].T @ R[i:i + B] / B) ** 2) for i in (0, 4)])
     got = local_redundancy(np.zeros(n_params(sizes)), sizes, X, y, batch_size=B)
     assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_local_redundancy_of_a_saturated_linear_model_is_twice_that_at_zero():
+    # Deviation 4: the raw estimator grows with weight scale. Scaled by c -> infinity a linear
+    # softmax model puts all mass on its argmax, so ||p - e_y||^2 = 2 when argmax != y and 0
+    # otherwise: per pair 2 [argmax != y] (||x||^2 + 1). Labels are independent of x, so in
+    # expectation 2 (C-1)/C (E||x||^2 + 1): twice the value at theta = 0.
+    rng = np.random.default_rng(7)
+    d, C, N = 6, 4, 20000
+    sizes = (d, C)
+    X, y = synthetic_memorization_task(rng, N, d, C)
+    theta = 1e6 * rng.standard_normal(n_params(sizes))
+    W, b = layers(theta, sizes)[0]
+    wrong = (X @ W + b).argmax(axis=1) != y
+    exact = np.mean(2.0 * wrong * (np.sum(X ** 2, axis=1) + 1.0))
+    est = local_redundancy(theta, sizes, X, y)
+    assert est == pytest.approx(exact, rel=1e-12)
+    at_zero = local_redundancy(np.zeros(n_params(sizes)), sizes, X, y)
+    assert est / at_zero == pytest.approx(2.0, abs=0.05)  # MC: 20000 pairs
+
+
+def test_weight_norm_rho_on_hand_made_checkpoints():
+    ths = [np.full(3, v) for v in (1.0, 3.0, 2.0, 4.0)]  # norms in the order 1, 3, 2, 4
+    inst = Instance(data={"checkpoints": ths}, truth={})
+    assert _weight_norm_rho(inst, {"raw": [10.0, 30.0, 20.0, 40.0]}) == pytest.approx(1.0)
+    assert _weight_norm_rho(inst, {"raw": [4.0, 2.0, 3.0, 1.0]}) == pytest.approx(-1.0)
+    assert _weight_norm_rho(inst, {"raw": [1.0, 4.0, 2.0, 3.0]}) == pytest.approx(0.8)
+    assert _weight_norm_rho(inst, {"raw": [5.0] * 4}) == 0.0
+    assert _weight_norm_rho(inst, {"raw": [1.0, np.nan, 2.0, 3.0]}) is None
+    # the foil of c8: the weight-norm measure is weight scale itself (raw, not its sign)
+    data = {"checkpoints": ths, "sizes": (1, 3), "activation": "relu"}
+    assert _weight_norm_rho(inst, WeightNorm().run(data, 0)) == pytest.approx(1.0)
 
 
 def test_effective_rank_of_known_spectrum():

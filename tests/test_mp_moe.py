@@ -12,7 +12,8 @@ from claimbench.baselines.sparse_moe import (TopKMoE, linear_cka, moe_classes,  
 from claimbench.baselines.tiny_transformer import TransformerConfig  # noqa: E402
 from claimbench.datasets.mixture_regression import MixtureRegression  # noqa: E402
 from claimbench.methods.mp_moe import (MahalanobisSelector, MPMoE, cooccurrence_sigma,  # noqa: E402
-                                       mahalanobis_greedy, mahalanobis_score)
+                                       greedy_ratio, mahalanobis_greedy, mahalanobis_score,
+                                       subset_scores)
 
 
 def _spd(E, rng):
@@ -155,6 +156,9 @@ def test_end_to_end_tiny_runs_and_mutant_equals_topk():
     for out in (mp, ident, topk):
         assert np.isfinite(out["val_loss"]) and 0 <= out["expert_cka"] <= 1 + 1e-9
         assert all(sum(lo) == 64 * 2 for lo in out["load"])  # k = 2 experts per point
+    for out in (mp, ident):  # J(chosen) / J(optimum) over the 64 validation points, 2 layers
+        assert 0 < out["greedy_ratio_min"] <= out["greedy_ratio_mean"] <= 1
+    assert "greedy_ratio_min" not in topk
     # Sigma = I routes exactly like top-k, so the two train the same model
     assert ident["val_loss"] == pytest.approx(topk["val_loss"], rel=1e-6)
     assert mp["val_loss"] != pytest.approx(topk["val_loss"], rel=1e-6)
@@ -204,3 +208,50 @@ def test_grouped_experts_equal_the_per_expert_loop_bit_for_bit(k, pre_softmax):
         grads.append([y.detach(), xi.grad] + [p.grad for p in layer.parameters()])
     for a, b in zip(*grads):
         assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_greedy_ratio_equals_the_exhaustive_numpy_ratio(k):
+    rng = np.random.default_rng(10 + k)
+    E, N = 8, 30
+    sigma = _spd(E, rng)
+    p = rng.dirichlet(np.ones(E), size=N)
+    mask = mahalanobis_greedy(torch.tensor(p), torch.tensor(sigma), k)
+    got = greedy_ratio(torch.tensor(p), torch.tensor(sigma), mask).numpy()
+    subsets = list(itertools.combinations(range(E), k))
+    J, _ = subset_scores(torch.tensor(p), torch.tensor(sigma), k)
+    assert J.shape == (N, len(subsets))
+    for t in range(N):
+        best = max(mahalanobis_score(p[t], sigma, S) for S in subsets)
+        ref = mahalanobis_score(p[t], sigma, np.flatnonzero(mask[t].numpy())) / best
+        assert got[t] == pytest.approx(ref, rel=1e-9)
+
+
+def test_greedy_ratio_known_cases():
+    # Sigma = I: J(S) = sum p_j^2, the top-k set is the optimum, every ratio is exactly 1
+    rng = np.random.default_rng(4)
+    p = torch.tensor(rng.dirichlet(np.ones(8), size=20))
+    assert torch.equal(greedy_ratio(p, torch.eye(8, dtype=torch.float64), topk_mask(p, 2)),
+                       torch.ones(20, dtype=torch.float64))
+    # the correlated pair of test_correlated_pair_is_pruned: J({0,1}) = 0.0033 / 0.0039 = 11/13,
+    # the optimum is the greedy's {0, 2} with J = (0.16 + 0.04) / 0.2 = 1
+    sigma = torch.tensor([[0.2, 0.19, 0.0, 0.0], [0.19, 0.2, 0.0, 0.0],
+                          [0.0, 0.0, 0.2, 0.0], [0.0, 0.0, 0.0, 0.2]], dtype=torch.float64)
+    q = torch.tensor([[0.4, 0.35, 0.2, 0.05]], dtype=torch.float64)
+    assert float(greedy_ratio(q, sigma, topk_mask(q, 2))[0]) == pytest.approx(11 / 13, rel=1e-9)
+    assert float(greedy_ratio(q, sigma, mahalanobis_greedy(q, sigma, 2))[0]) == 1.0
+
+
+def test_renormalised_top1_gate_is_one():
+    # pre_softmax=False (the authors' MP-MoE gates): softmax over the selected logits only; with
+    # one expert per token its gate is exactly 1, so the layer returns that expert's output
+    cfg = TransformerConfig(vocab_size=11, d_model=16, n_heads=2)
+    C = moe_classes()
+    torch.manual_seed(1)
+    layer = C.SparseMoE(cfg, 0, 4, 8, TopKSelector(1), 0.0, 0.0, False)
+    x = torch.randn(2, 3, 16)
+    h = x.reshape(-1, 16)
+    j = layer.gate(h).argmax(1)
+    ref = torch.stack([layer.expert(int(j[t]), h[t:t + 1])[0] for t in range(len(h))])
+    torch.testing.assert_close(layer(x).reshape(-1, 16), ref)
+    assert MPMoE(pre_softmax=False).pre_softmax is False  # the authors' arm is a field

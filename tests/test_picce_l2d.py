@@ -10,9 +10,11 @@ from claimbench.baselines.ova_l2d import OvAL2D, ova_l2d_loss
 from claimbench.baselines.softmax_l2d import (SoftmaxL2D, defer_decision, init_mlp,
                                               mlp_backward, mlp_forward, softmax_l2d_loss,
                                               system_predictions)
-from claimbench.benchmarks.picce_l2d import BENCHMARK, clf_acc, coverage, system_error
-from claimbench.datasets.deferral_experts import (DeferralExperts, simulate_experts,
-                                                  specialties)
+from claimbench.benchmarks.picce_l2d import (BENCHMARK, acc_recovery_error, clf_acc, coverage,
+                                             excess_error, system_error)
+from claimbench.datasets.deferral_experts import (DeferralExperts, DeferralRecovery,
+                                                  expert_acc_given_x, expert_accuracies,
+                                                  gmm_posterior, simulate_experts, specialties)
 from claimbench.methods.picce_l2d import PiCCE, picce_loss, picce_select
 
 LOSSES = (softmax_l2d_loss, ova_l2d_loss, picce_loss)
@@ -182,6 +184,40 @@ def test_specialty_layouts():
         specialties("disjoint", 10, 11)
 
 
+def test_pool_is_j_equally_good_specialists_on_one_region():
+    p = specialties("pool", 10, 4)
+    assert len(p) == 4 and all(s.tolist() == [0, 1, 2, 3, 4] for s in p)
+    np.testing.assert_allclose(expert_accuracies("pool", 4, 0.9, 0.75), [0.9] * 4)
+    with pytest.raises(ValueError):
+        expert_accuracies("nope", 4, 0.9, 0.75)
+    # Experts correct on a point in the region: J * a on average (the disjoint layout gives
+    # at most one, whatever J), the count that splits CE's mass away from the classes.
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 5, 50_000)  # all in the region
+    for J in (1, 4, 8):
+        m = simulate_experts(y, specialties("pool", 10, J), np.full(J, 0.9), 10, rng)
+        assert (m == y[:, None]).sum(1).mean() == pytest.approx(0.9 * J, abs=0.02)
+    d = simulate_experts(y, specialties("disjoint", 10, 8), np.full(8, 0.9), 10, rng)
+    inside = np.stack([np.isin(y, s) for s in specialties("disjoint", 10, 8)], 1)
+    assert ((d == y[:, None]) & inside).sum(1).max() == 1
+
+
+@pytest.mark.parametrize("J", [1, 4, 8])
+def test_ce_minimizer_class_share_shrinks_with_pool_size(J):
+    # Expected CE loss on one point of class 0 with J experts each correct w.p. a: the loss
+    # is linear in the correctness weights, so feeding their mean a gives the expectation;
+    # its minimiser over psi is (1, 0.., a, .., a) / (1 + J a): the classes keep 1 / (1 + J a).
+    K, a = 3, 0.9
+    g = np.zeros((1, K + J))
+    corr = np.full((1, J), a)
+    for _ in range(5000):
+        g -= 2.0 * softmax_l2d_loss(g, np.array([0]), corr, K)[1]
+    psi = np.exp(g - g.max())
+    psi /= psi.sum()
+    assert psi[0, :K].sum() == pytest.approx(1 / (1 + J * a), abs=1e-3)
+    np.testing.assert_allclose(psi[0, K:], a / (1 + J * a), atol=1e-3)
+
+
 @pytest.mark.parametrize("base", ["digits", "gmm"])
 def test_dataset_instance_hides_test_truth(base):
     ds = DeferralExperts(base=base, setting="varied", num_experts=3, n_train=200, n_test=100)
@@ -194,6 +230,56 @@ def test_dataset_instance_hides_test_truth(base):
     np.testing.assert_allclose(t["expert_acc"], [0.95, 0.85, 0.75])
     again = ds.make(5)
     np.testing.assert_array_equal(again.data["m_train"], d["m_train"])
+
+
+# -- recovery and consistency (issue 30) ------------------------------------------------------
+def test_gmm_posterior_and_expert_accuracy_given_x_by_hand():
+    means = np.array([[0.0], [2.0]])
+    x = np.array([[1.0], [0.0]])
+    post = gmm_posterior(x, means)
+    # Midpoint: 1/2 each; at mean 0: odds e^{-0} : e^{-2}.
+    np.testing.assert_allclose(post[0], [0.5, 0.5])
+    np.testing.assert_allclose(post[1], [1 / (1 + np.exp(-2)), np.exp(-2) / (1 + np.exp(-2))])
+    # Expert 0 knows class 0 (a = 0.9), expert 1 knows nothing (1/K = 0.5 everywhere).
+    acc = expert_acc_given_x(post, [np.array([0]), np.array([], dtype=int)], np.array([.9, .7]))
+    np.testing.assert_allclose(acc[0], [0.5 * 0.9 + 0.5 * 0.5, 0.5])
+    np.testing.assert_allclose(acc[:, 1], 0.5)
+
+
+def test_softmax_ratio_estimates_expert_accuracy_at_the_ce_minimiser():
+    # psi = (P(.|x), a_1, a_2) / (1 + a_1 + a_2) is CE's minimiser; the ratio returns a_j.
+    p_cls, a = np.array([0.7, 0.3]), np.array([0.9, 0.4])
+    psi = np.concatenate([p_cls, a]) / (1 + a.sum())
+    g = np.log(psi)[None] + 3.0  # (1, K+J), any shift
+    np.testing.assert_allclose(SoftmaxL2D().expert_acc_hat(g, 2), a[None])
+    np.testing.assert_allclose(OvAL2D().expert_acc_hat(np.array([[5.0, 0.0, 0.0]]), 2),
+                               [[0.5]])
+
+
+def test_recovery_and_excess_metrics_by_hand():
+    from claimbench.api import Instance
+
+    truth = {"y_test": np.array([0, 1]), "m_test": np.array([[0], [0]]), "n_classes": 2,
+             "posterior": np.array([[0.8, 0.2], [0.4, 0.6]]),
+             "expert_acc_x": np.array([[0.9], [0.5]])}
+    inst = Instance(data={}, truth=truth)
+    out = {"decision": np.array([2, 1]), "acc_hat": np.array([[0.8], [0.5]])}
+    assert acc_recovery_error(inst, out) == pytest.approx(0.05)
+    # system: defers point 0 (expert says 0, right), predicts 1 on point 1 (right): error 0;
+    # Bayes error mean(1 - max(.8, .9), 1 - max(.6, .5)) = (0.1 + 0.4) / 2.
+    assert excess_error(inst, out) == pytest.approx(-0.25)
+    plain = Instance(data={}, truth={k: truth[k] for k in ("y_test", "m_test", "n_classes")})
+    assert acc_recovery_error(plain, out) is None and excess_error(plain, out) is None
+
+
+def test_recovery_set_is_the_large_gmm_pool():
+    inst = DeferralRecovery(n_train=300, n_test=200).make(0)
+    t = inst.truth
+    assert inst.data["m_train"].shape == (300, 4) and t["posterior"].shape == (200, 20)
+    np.testing.assert_allclose(t["posterior"].sum(1), 1.0)
+    # Equal experts: one accuracy per point, between 1/K (off the region) and a = 0.95.
+    assert np.ptp(t["expert_acc_x"], axis=1).max() < 1e-12
+    assert t["expert_acc_x"].min() >= 0.05 - 1e-12 and t["expert_acc_x"].max() <= 0.95 + 1e-12
 
 
 # -- training and the benchmark -----------------------------------------------------------------

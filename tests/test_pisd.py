@@ -197,3 +197,109 @@ def test_tasks_sampled_together_equal_each_sampled_alone(tmp_path, monkeypatch):
                 a, u = m.decode(rep, x)
             np.testing.assert_allclose(out[name]["a"], a.double().numpy(), rtol=1e-4, atol=1e-6)
             np.testing.assert_allclose(out[name]["u"], u.double().numpy(), rtol=1e-4, atol=1e-6)
+
+
+# -- Helmholtz (issue 28): Delta u + k2 u = a, the code's k2 = 1 -------------------------------
+
+def _fd_solve_helmholtz(a, k2):
+    """Solve the 5-point system (Delta_h + k2) u = a with zero Dirichlet data."""
+    import scipy.sparse as sp
+    from scipy.sparse.linalg import spsolve
+
+    n = a.shape[0]
+    d1 = sp.diags([np.ones(n - 1), -2 * np.ones(n), np.ones(n - 1)], [-1, 0, 1]) * (n + 1) ** 2
+    op = sp.kronsum(d1, d1, format="csc") + k2 * sp.identity(n * n, format="csc")
+    return spsolve(op, a.ravel()).reshape(n, n)
+
+
+def test_helmholtz_single_mode_and_poisson_limit():
+    from claimbench.datasets.helmholtz_dirichlet import helmholtz_fields
+
+    n, j, k, k2 = 10, 2, 3, 1.0
+    c = np.zeros((n, n))
+    c[j - 1, k - 1] = 1.0
+    a, u = helmholtz_fields(c, k2)
+    np.testing.assert_allclose(u, a / (k2 - math.pi ** 2 * (j * j + k * k)), atol=1e-14)
+    rng = np.random.default_rng(1)
+    c = rng.standard_normal((3, n, n))
+    for got, want in zip(helmholtz_fields(c, 0.0), fields_from_modes(c)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)  # k2 = 0 is Poisson
+    with pytest.raises(ValueError):  # resonance: k2 = 2 pi^2 is an eigenvalue of -Delta
+        helmholtz_fields(c, 2 * math.pi ** 2)
+
+
+def test_helmholtz_spectral_solution_converges_to_fd_solution_at_second_order():
+    from claimbench.datasets.helmholtz_dirichlet import helmholtz_fields
+
+    errs = []
+    for n in (15, 31):
+        c = np.zeros((n, n))
+        c[:4, :4] = np.random.default_rng(0).standard_normal((4, 4))
+        a, u = helmholtz_fields(c, 1.0)
+        errs.append(np.max(np.abs(_fd_solve_helmholtz(a, 1.0) - u)) / np.max(np.abs(u)))
+    assert errs[0] < 0.05
+    assert 3.0 < errs[0] / errs[1] < 5.0
+
+
+def test_helmholtz_dataset_shares_poissons_sources_and_masks():
+    from claimbench.datasets.helmholtz_dirichlet import HelmholtzDirichlet
+
+    kw = {"n": 8, "n_train": 16, "n_test": 3, "obs_frac": 0.1}
+    h, p = HelmholtzDirichlet(**kw).make(2), PoissonDirichlet(**kw).make(2)
+    assert h.data["k2"] == 1.0 and "k2" not in p.data
+    np.testing.assert_array_equal(h.truth["a"], p.truth["a"])
+    np.testing.assert_array_equal(h.data["tasks"]["forward"]["mask"],
+                                  p.data["tasks"]["forward"]["mask"])
+    assert not np.allclose(h.truth["u"], p.truth["u"])
+    # the truth is the exact solution of Delta u + u = a, mode by mode
+    from claimbench.datasets.helmholtz_dirichlet import helmholtz_fields
+
+    bas = sine_basis(8) * (2.0 / 9.0)  # B B = (n + 1) / 2 I
+    c = np.einsum("ij,tjk,kl->til", bas, h.truth["a"], bas)  # (3, n, n) sine coefficients
+    np.testing.assert_allclose(helmholtz_fields(c, 1.0)[1], h.truth["u"], atol=1e-12)
+
+
+def test_guidance_losses_vanish_on_exact_helmholtz_pairs_only():
+    import torch
+    from claimbench.datasets.helmholtz_dirichlet import helmholtz_fields
+
+    n, k, k2 = 8, 4, 1.0
+    c = np.zeros((64, n, n))
+    c[:, :k, :k] = np.random.default_rng(4).standard_normal((64, k, k))
+    a, u = helmholtz_fields(c, k2)
+    mask = np.zeros((2, n, n), bool)
+    mask[:, 2, 3] = True
+    task = {"observed": "a", "mask": mask, "values": np.where(mask, a[:2], 0)}
+    m = PISD(keep=k, zeta_obs=0.0)  # the PDE term alone
+    for data_k2, vanishes in ((k2, True), (0.0, False)):
+        data = {"n": n, "train_a": a, "train_u": u}
+        if data_k2:
+            data["k2"] = data_k2
+        rep = m.fit_representation(data)
+        x = torch.as_tensor(m.encode(rep, a[:2], u[:2]), dtype=torch.float32)
+        loss = float(m.guidance(rep, task)[0](x))
+        assert (loss < 1e-6) == vanishes, (data_k2, loss)
+    # The grid baseline's FD residual: zero on an exact FD Helmholtz pair, not on Poisson's.
+    g = GridDPS(zeta_obs=0.0)
+    a1 = a[:1]
+    u1 = _fd_solve_helmholtz(a1[0], k2)[None]
+    for data_k2, vanishes in ((k2, True), (0.0, False)):
+        data = {"n": n, "train_a": a, "train_u": u}
+        if data_k2:
+            data["k2"] = data_k2
+        rep = g.fit_representation(data)
+        x = torch.as_tensor(g.encode(rep, a1, u1), dtype=torch.float32)
+        t1 = {"observed": "a", "mask": mask[:1], "values": np.where(mask[:1], a1, 0)}
+        loss = float(g.guidance(rep, t1)[0](x))
+        assert (loss < 1e-3) == vanishes, (data_k2, loss)
+
+
+def test_configs_no_claim_reads_on_helmholtz_do_not_apply_there():
+    from claimbench.datasets.helmholtz_dirichlet import HelmholtzDirichlet
+
+    h, p = HelmholtzDirichlet(), PoissonDirichlet()
+    assert PISD(mutant="full_modes").applies_to(h) and GridDPS(update="adam").applies_to(h)
+    for m in (PISD(), PISD(mutant="no_pde"), GridDPS()):
+        assert m.applies_to(h) is None
+    for m in (PISD(), PISD(mutant="full_modes"), GridDPS(), GridDPS(update="adam")):
+        assert m.applies_to(p) is None

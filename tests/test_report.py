@@ -108,3 +108,13 @@ def test_readme_counts_match_the_committed_reports():
     for verdict in ("not_discriminating", "inconclusive", "not_reproduced", "premise_failed"):
         n = re.search(rf"(\d+) {verdict}", line).group(1)
         assert f"{n} claims `{verdict}`" in readme or f"{n} `{verdict}`" in readme, verdict
+
+
+def test_not_run_rows_point_to_their_reason():
+    # A not_run check has no threshold: its row names where the reason is instead of "not_run: ".
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pages = [p.read_text() for p in (root / "reports").glob("*/paper_vs_ours.md")]
+    assert pages and not any("| not\\_run:  |" in t for t in pages)
+    assert any("| not\\_run (reason under Details) |" in t for t in pages)

@@ -8,7 +8,8 @@ from claimbench.baselines.early_exit_scheduling import EarlyExitEDF
 from claimbench.baselines.edf_scheduling import ConcurrentEDF, PreemptiveEDF
 from claimbench.baselines.gpu_inference_sim import (OVERHEAD, U_FULL, Arena, Policy, capacity,
                                                    water_fill)
-from claimbench.benchmarks.rtinfer_sim import BENCHMARK
+from claimbench.benchmarks.rtinfer_sim import (BENCHMARK, CAL_CANDIDATES, CAL_LOADS, CAL_TARGET,
+                                               pick_load)
 from claimbench.datasets.inference_workloads import InferenceWorkload, variant_profile
 from claimbench.methods.rtinfer_sim import RTInferLike
 
@@ -123,3 +124,28 @@ def test_edf_meets_every_deadline_at_utilisation_one():
     # 10% more work in task 0 (U = 1.05): EDF must miss.
     tasks[0] = _task(10.0, work=(2.75, 1.4, 0.7))
     assert PreemptiveEDF().run(_data(tasks, jobs, 200.0), 0)["dmr"] > 0.0
+
+
+def test_load_stall_eager_mutant_vs_on_demand():
+    # One job, deadline 4. On demand: the full model's first of 4 layers, 0.25 / 0.1 / 4 =
+    # 0.625 ms, + 2 ms of work fits. Eager: full 2.5 + 2 > 4, so slack picks width 0.75
+    # (weights 0.14: 1.4 ms, + 0.5 / 0.375 = 1.33 ms of work fits), accuracy 69.8.
+    d = _data([_task(4.0, weights=(0.25, 0.14, 0.06))], [(0.0, 0)])
+    eager = RTInferLike(mutant="eager_load")
+    assert eager.policy().loading == "eager"
+    out_e, out_o = eager.run(d, 0), RTInferLike().run(d, 0)
+    assert out_o["load_stall"] == pytest.approx(0.625) and out_o["acc"] == 72.0
+    assert out_e["load_stall"] == pytest.approx(1.4) and out_e["acc"] == 69.8
+    # A second job of the same task hits the weight cache: no stall for it.
+    d2 = _data([_task(10.0, weights=(0.25, 0.14, 0.06))], [(0.0, 0), (10.0, 0)], horizon=20.0)
+    assert PreemptiveEDF().run(d2, 0)["load_stall"] == pytest.approx(2.5 / 2)
+
+
+def test_calibration_rule_picks_closest_to_target():
+    assert CAL_TARGET == 0.328
+    assert pick_load({1.1: 0.0, 1.3: 0.30, 1.5: 0.36}) == 1.3
+    assert pick_load({1.3: 0.30, 1.1: 0.30}) == 1.1  # equal distance: the lower load
+    assert set(CAL_LOADS.values()) <= set(CAL_CANDIDATES)
+    assert not {0.6, 1.0, 1.4} & set(CAL_CANDIDATES)  # the regime never coincides with a grid load
+    quick = {(c.params["load"], c.params["burst_rate"]) for c in BENCHMARK.grids["quick"].datasets}
+    assert {(lo, b) for b, lo in CAL_LOADS.items()} <= quick

@@ -123,3 +123,59 @@ def test_snn_runs_counts_energy_and_mutant_costs_more():
     assert twin["sops"] == 0 and twin["energy_pJ"] > out["energy_pJ"]
     fixed = FrequencyMatchedSNN(epochs=1, beta=0.9).run(inst.data, 1)
     assert fixed["beta"] == 0.9
+
+
+def test_ann_defaults_unchanged_and_options_add_no_parameters():
+    # issue 28: the new options are off by default; standardize and augment add no trainable
+    # parameter (energy counts MACs of the classifier only) and the default model is the bare net
+    from claimbench.baselines.sequence_classifiers import GRUClassifier, MLPClassifier
+
+    x = np.random.default_rng(0).standard_normal((6, 16, 3)).astype(np.float32) * 4 + 2
+    bare = MLPClassifier()._build(x, 5, 0)
+    wrapped = MLPClassifier(standardize=True, augment=True)._build(x, 5, 0)
+    assert not hasattr(bare, "pre")
+    def count(m):
+        return sum(p.numel() for p in m.parameters())
+
+    assert count(bare) == count(wrapped) == 16 * 3 * 32 + 32 + 32 * 32 + 32 + 32 * 5 + 5
+    assert count(GRUClassifier(pool="mean")._build(x, 5, 0)) == count(GRUClassifier()._build(x, 5, 0))
+
+
+def test_standardize_uses_training_statistics_and_augment_is_train_only():
+    import torch
+
+    from claimbench.baselines.sequence_classifiers import _classes
+
+    _, _, _, Standardize, ShiftFlip, _ = _classes()
+    x = np.random.default_rng(1).standard_normal((50, 20, 4)).astype(np.float32) * 3 + 1
+    mean, std = x.mean(axis=(0, 1)), x.std(axis=(0, 1))
+    z = Standardize(mean, std)(torch.as_tensor(x)).numpy()  # (50, 20, 4)
+    assert np.allclose(z.mean(axis=(0, 1)), 0, atol=1e-5) and np.allclose(z.std(axis=(0, 1)), 1,
+                                                                          atol=1e-4)
+    aug = ShiftFlip(0)
+    xt = torch.arange(2 * 5 * 1, dtype=torch.float32).reshape(2, 5, 1)  # (B, T, C)
+    aug.eval()
+    assert torch.equal(aug(xt), xt)
+    aug.train()
+    seen = set()
+    for _ in range(20):
+        out = aug(xt)
+        k = [j for j in range(5) if torch.equal(torch.roll(xt, j, 1), out.abs())]
+        assert len(k) == 1 and torch.equal(out.abs(), torch.roll(xt, k[0], 1))
+        seen.add((k[0], bool((out < 0).any())))
+    assert len(seen) > 2  # different shifts and both signs drawn
+
+
+def test_gru_mean_readout_averages_states():
+    import torch
+
+    from claimbench.baselines.sequence_classifiers import _classes
+
+    GRU = _classes()[2]
+    torch.manual_seed(0)
+    m = GRU(3, 4, 2, pool="mean")
+    x = torch.randn(5, 7, 3)  # (B, T, C)
+    out, _ = m.rnn(x)  # (B, T, H)
+    assert torch.allclose(m(x), m.head(out.mean(1)))
+    m.pool = "last"
+    assert torch.allclose(m(x), m.head(out[:, -1]))

@@ -8,11 +8,14 @@ import pytest
 
 from claimbench.baselines.softmax_attention import CausalSoftmaxAttention, causal_softmax_attention
 from claimbench.benchmarks.ssd_duality import BENCHMARK
+from claimbench.datasets.ssm_general import FAMILIES, GeneralSSMs, reference_recurrence_full
 from claimbench.datasets.ssm_sequences import SSMSequences, reference_recurrence
-from claimbench.methods.ssd_duality import (ChunkedSSD, DenseSSD, ScalarSSD, SSMRecurrence,
-                                            head_matrices, one_ss_mask, log_decay_cumsum,
-                                            ss_rank, ssd_chunked, ssd_dense, ssd_scalar,
-                                            ssm_recurrence)
+from claimbench.methods.ssd_duality import (CONDITIONS, ChunkedSSD, DenseSSD, OneSSDual,
+                                            ScalarSSD, SSMRecurrence, completion_rank,
+                                            head_matrices, log_decay_cumsum, one_ss_apply,
+                                            one_ss_dual, one_ss_excess, one_ss_mask, ss_rank,
+                                            ssd_chunked, ssd_dense, ssd_scalar, ssm_kernel,
+                                            ssm_recurrence, zero_blocks)
 
 # T = 3, N = 2 by hand:
 # h1 = b1 x1 = [1, 2]                      y1 = c1.h1 = 3
@@ -253,3 +256,94 @@ def test_operation_counts_follow_the_loops():
     data = SSMSequences(T=20, N=2).make(1).data
     for m in (SSMRecurrence(), ChunkedSSD(), DenseSSD()):
         assert m.run(data, 0)["ops"] > 0
+
+
+# -- the 1-SS condition (c11) -------------------------------------------------------------------
+
+
+def test_completion_rank_known_cases():
+    assert completion_rank(np.eye(5)) == 5  # any completion is upper triangular, unit diagonal
+    assert completion_rank(np.zeros((4, 4))) == 0
+    # [[a, ?], [b, c]] completes to rank 1 with ? = a c / b
+    assert completion_rank(np.array([[1.0, 0.0], [2.0, 3.0]])) == 1
+    # the lower-bidiagonal 4 x 4 kernel: 2-semiseparable, yet needs rank 3
+    M = 2 * np.eye(4) + np.eye(4, k=-1)
+    assert _brute_ss_rank(M) == 2 and completion_rank(M) == 3
+    rng = np.random.default_rng(0)
+    for r in (1, 2, 3):
+        R = rng.standard_normal((9, r)) @ rng.standard_normal((r, 9))  # rank r
+        assert completion_rank(np.tril(R)) == r
+
+
+def test_zero_blocks_split_where_kernel_vanishes():
+    M = np.zeros((5, 5))
+    M[:2, :2] = np.tril(np.ones((2, 2)))
+    M[2:, 2:] = np.tril(np.ones((3, 3)))
+    assert zero_blocks(M) == [(0, 2), (2, 5)]
+    assert zero_blocks(np.tril(np.ones((3, 3)))) == [(0, 3)]
+
+
+def test_kernel_of_diagonal_ssm_matches_dense_form():
+    a, B, C, x = _args(HAND)
+    A = np.stack([np.diag(r) for r in a])  # (T, N, N)
+    _, M = ssd_dense(a, B, C, x, keep_matrix=True)
+    np.testing.assert_allclose(ssm_kernel(A, B, C), M, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(reference_recurrence_full(A, B, C, x), HAND_Y, rtol=1e-14)
+
+
+def test_general_dataset_diagonal_family_matches_diagonal_reference():
+    inst = GeneralSSMs(T=10, N=3, family="diagonal").make(4)
+    d = inst.data
+    a = np.einsum("tnn->tn", d["A"])  # (T, N)
+    np.testing.assert_allclose(inst.truth["y"], reference_recurrence(a, d["B"], d["C"], d["x"]),
+                               rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("family", ["diagonal", "rotation", "reset"])
+def test_dual_exact_where_condition_holds(family):
+    d = GeneralSSMs(T=20, N=3, family=family).make(1).data
+    l, Q, K = one_ss_dual(d["A"], d["B"], d["C"])
+    assert Q.shape == K.shape == (20, 3)  # a 1-SS mask times a rank-N Q K^T
+    y = one_ss_apply(l, Q, K, d["x"])
+    ref = reference_recurrence_full(d["A"], d["B"], d["C"], d["x"])
+    assert np.max(np.abs(y - ref)) / np.max(np.abs(ref)) < 1e-12
+    assert one_ss_excess(ssm_kernel(d["A"], d["B"], d["C"]), 3) <= 0
+    if family == "reset":
+        assert (l[[5, 10, 15]] == 0).all()  # the mask splits at the resets
+
+
+def test_lowrank_ssm_violates_condition_and_dual_fails():
+    d = GeneralSSMs(T=20, N=3, family="lowrank").make(1).data
+    assert np.all(np.linalg.matrix_rank(d["A"]) == 2)
+    M = ssm_kernel(d["A"], d["B"], d["C"])
+    assert _brute_ss_rank(M) <= 3  # N-semiseparable, as every 3-state SSM kernel
+    assert one_ss_excess(M, 3) >= 1
+    y = one_ss_apply(*one_ss_dual(d["A"], d["B"], d["C"]), d["x"])
+    ref = reference_recurrence_full(d["A"], d["B"], d["C"], d["x"])
+    assert np.max(np.abs(y - ref)) / np.max(np.abs(ref)) > 1e-3
+
+
+def test_reset_kernel_needs_blocks():
+    d = GeneralSSMs(T=20, N=3, family="reset").make(2).data
+    M = ssm_kernel(d["A"], d["B"], d["C"])
+    assert one_ss_excess(M, 3) <= 0 < one_ss_excess(M, 3, blocks=False)
+
+
+def test_condition_mutants_each_wrong_on_one_family():
+    verdicts = {}
+    for family in FAMILIES:
+        data = GeneralSSMs(T=16, N=3, family=family).make(0).data
+        verdicts[family] = {m: OneSSDual(mutant=m).run(data, 0)["condition"] for m in CONDITIONS}
+    assert [verdicts[f][""] for f in FAMILIES] == [1.0, 1.0, 1.0, 0.0]
+    assert verdicts["rotation"]["diagonal_condition"] == 0.0
+    assert verdicts["lowrank"]["semiseparable_condition"] == 1.0
+    assert verdicts["reset"]["no_blocks"] == 0.0
+
+
+def test_condition_agrees_metric():
+    fn = {m.name: m.fn for m in BENCHMARK.metrics}["condition_agrees"]
+    inst = GeneralSSMs(T=12, N=2, family="lowrank").make(0)
+    out = OneSSDual().run(inst.data, 0)
+    assert fn(inst, out) == 1.0
+    assert fn(inst, dict(out, condition=1.0)) == 0.0
+    assert fn(inst, {"form": "ssm", "y": inst.truth["y"]}) is None

@@ -149,3 +149,54 @@ def test_smoke_grid_cells_run():
         assert r["metrics"]["final_gap"] is not None
     hybrid = [r for r in rows if r["cell"].method.label == "hybrid"]
     assert all(r["metrics"]["censored_1e-8"] == 0.0 for r in hybrid)
+
+
+# --- work counted in products with A (issue 29: caps on work, not on wall time) --------------
+def test_work_counts_by_hand():
+    from claimbench.methods.ssn_prm import DouglasRachfordGame, drs_solve
+
+    inst = RandomMatrixGame(n=6, m=3, dist="uniform").make(1)
+    A = inst.data["A"]
+    # PRM+: one product at set-up (A^T x_1), one at t = 1 (A y_1), two per later iteration.
+    out = RegretMatchingPlus(max_iters=10, tol_gap=0.0).run(inst.data, 0)
+    assert out["work"] == 2 + 2 * 9
+    out = RegretMatchingPlus(max_work=100, tol_gap=0.0).run(inst.data, 0)
+    assert out["work"] == 100 and out["iters"] == 50  # stops at the first iteration reaching it
+    # OGDA: ||A||_2 (2 min(n, m)), F at the start (2), then 2 per iteration.
+    out = OptimisticGradient(max_iters=7, tol_gap=0.0).run(inst.data, 0)
+    assert out["work"] == 2 * 3 + 2 + 2 * 7
+    # DRS: a residual is two products and two triangular solves with the n x n Cholesky factor
+    # (2 n^2 multiply-adds = 2 n / m products), the gap two products.
+    game = DouglasRachfordGame(A, 1.0 / np.linalg.norm(A, 2))
+    setup = 2 * 3 + 6 + 6 ** 3 / 3 / 18
+    assert game.products == pytest.approx(setup)
+    from claimbench.datasets.matrix_games import GapTrace
+
+    z0 = np.concatenate([np.full(6, 1 / 6), np.full(3, 1 / 3)])
+    res = drs_solve(game, z0, GapTrace(), tol_gap=0.0, max_iters=5, max_time_s=60.0)
+    per_iter = 2 + 2 * 6 / 3 + 2
+    assert res["iters"] == 5
+    assert game.products == pytest.approx(setup + 6 * per_iter)  # the start and 5 iterations
+
+
+def test_newton_step_work_is_its_dense_cost():
+    from claimbench.methods.ssn_prm import DouglasRachfordGame
+
+    A = RandomMatrixGame(n=4, m=4).make(2).data["A"]
+    game = DouglasRachfordGame(A, 1.0 / np.linalg.norm(A, 2))
+    z = np.concatenate([np.full(4, 0.25), np.full(4, 0.25)])
+    before = game.products
+    game.newton_direction(z, z, np.ones(8, bool), 0.1)
+    N = 8
+    assert game.products - before == pytest.approx(4 + (2 * N ** 2 + N ** 3 / 3) / 16 + 2)
+
+
+def test_work_caps_make_runs_machine_independent():
+    # Same cap on work, different (never binding) time caps: identical runs.
+    inst = RandomMatrixGame(n=12).make(3)
+    for method in (HybridPRMSSN, RegretMatchingPlus):
+        a = method(max_work=3000, max_time_s=30.0).run(inst.data, 0)
+        b = method(max_work=3000, max_time_s=300.0).run(inst.data, 0)
+        assert a["work"] == b["work"] and a["iters"] == b["iters"]
+        assert a["work_to_gap"] == b["work_to_gap"]
+        np.testing.assert_array_equal(a["x"], b["x"])

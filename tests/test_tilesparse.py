@@ -9,7 +9,7 @@ from claimbench.baselines import head_page_selection as hps
 from claimbench.baselines.head_key_topk import HeadKeyTopK, tile_budget_pairs_mask, top_pairs_mask
 from claimbench.baselines.quest_topk import QuestTopK, k_only_mask
 from claimbench.datasets.latent_kv_needles import LatentKVNeedles
-from claimbench.methods.tilesparse import TileSparse, fit_tiles, patterns, tiered_mask
+from claimbench.methods.tilesparse import TileSparse, fit_tiles, patterns, random_tiles, tiered_mask
 
 
 def _rand(H=4, T=2, N=64, d=8, seed=0):
@@ -154,3 +154,46 @@ def test_autotuner_on_the_scored_step_never_loses_mass_to_k_only(instance):
     single = TileSparse(score="exact", mutant="single_tier").run(d, 0)
     got = [(mass * o["block_mask"][:, 0]).sum() for o in (full, single)]
     assert got[0] >= got[1] - 1e-12
+
+
+def test_random_tiles_are_whole_tiles_within_budget_and_seeded():
+    a = random_tiles(8, 10, 7, 4, np.random.default_rng(0))  # 2 head tiles x 10 pages
+    assert a.shape == (8, 10) and hps.tile_count(a, 4) == 7
+    tiles = a.reshape(2, 4, 10)
+    assert (tiles.all(1) == tiles.any(1)).all()  # every head of a touched tile
+    assert (a == random_tiles(8, 10, 7, 4, np.random.default_rng(0))).all()
+    assert random_tiles(8, 10, 50, 4, np.random.default_rng(1)).all()  # budget above dense
+
+
+def test_random_tiles_mutant_spends_the_budget_without_estimates(instance):
+    d = instance.data
+    out = TileSparse(mutant="random_tiles").run(d, 0)
+    assert out["tiles"] == int(0.1 * 4 * 32)
+    assert not (out["block_mask"] == TileSparse().run(d, 0)["block_mask"]).all()
+
+
+def test_answer_readout_by_hand_and_full_attention_agrees_with_itself(instance):
+    from claimbench.benchmarks.tilesparse import _answer_agreement, _answers, _needle_answers
+    dirs = np.eye(4)[:3]  # three planted tokens on axes 0..2 of a 4-d latent
+    out = np.array([[[0.1, 0.7, 0.2, 5.0], [0.0, 0.0, 0.0, 1.0]]])  # (1, 2, 4)
+    assert _answers(out, dirs).tolist() == [[1, -1]]  # axis 3 is not a token; nothing planted
+    d, t = instance.data, instance.truth
+    # unrotated latents: the projection on a needle's direction is its attention probability
+    assert np.array_equal(t["answer_dirs"][:, :16], np.eye(20)[:, :16])
+    full = bsa.dense_attention(*(torch.as_tensor(d[x]) for x in ("q", "k", "v"))).numpy()
+    assert _answer_agreement(instance, {"out": full}) == 1.0
+    # every key but the needles (one-key pages): no needle answer is left, and a shared-key
+    # answer survives, since renormalising keeps the ratios of the remaining probabilities
+    keep = np.ones((32, 512), dtype=bool)
+    keep[:, t["needle_pos"]] = False
+    no_needles = hps.run_selection(d, keep, 1, 8)
+    n_needle = _needle_answers(instance, {"out": full})
+    assert 0 < n_needle < 1 and _needle_answers(instance, no_needles) == 0.0
+    assert _answer_agreement(instance, no_needles) == pytest.approx(1 - n_needle, abs=1e-12)
+
+
+def test_rotated_answer_dirs_read_the_same_answers():
+    plain = LatentKVNeedles(context=256, n_calib=0).make(5)
+    rot = LatentKVNeedles(context=256, n_calib=0, rotate=True).make(5)
+    from claimbench.benchmarks.tilesparse import _dense_answers
+    assert (_dense_answers(plain) >= 0).all() and (_dense_answers(rot) >= 0).all()

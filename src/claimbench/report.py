@@ -217,7 +217,10 @@ def paper_vs_ours_md(bench: Benchmark, results: list[ClaimResult], stamp: str) -
     body = [[r.claim, (r.source or "—") + (" (by construction)" if r.basis == "construction"
                                            else ""),
              r.where, r.text, r.paper_value or "—", r.ours,
-             str(r.n) if r.n else "—", f"{r.kind}: {r.threshold}", _fmt(r.alpha),
+             str(r.n) if r.n else "—",
+             "not_run (reason under Details)" if r.kind == "not_run" and not r.threshold
+             else f"{r.kind}: {r.threshold}",
+             _fmt(r.alpha),
              r.verdict + (f" (post hoc; before: {r.verdict_before or 'not recorded'})"
                           if r.post_hoc else "") + (" (fragile)" if r.fragile else ""),
              "; ".join(x for x in (r.reason, r.fragile) if x) or "—", _foils_md(r)]
