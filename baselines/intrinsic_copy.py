@@ -2,8 +2,9 @@
 "surface pattern" failure of code-migration agents: the source's intrinsics header and calls are
 carried over to a target that has neither). On a different target ISA it does not compile.
 
-``rename_header=True`` is the slightly less naive variant that swaps the header for the
-target's (``arm_neon.h`` / none) but keeps the x86 calls: it still does not compile.
+``rename_header=True`` is the slightly less naive variant that swaps the source ISA's header
+(``immintrin.h`` or ``arm_neon.h``) for the target's (``arm_neon.h`` / none) but keeps the source
+ISA's calls: it still does not compile.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from claimbench.methods.qm_libbench import ScoredCandidate
 
 TARGET_HEADER = {"aarch64": "#include <arm_neon.h>", "riscv64": ""}
+SOURCE_HEADERS = ("#include <immintrin.h>", "#include <arm_neon.h>")
 
 
 @dataclass
@@ -22,5 +24,6 @@ class IntrinsicCopy(ScoredCandidate):
     def propose(self, data: dict, seed: int) -> tuple[str, dict]:
         src = data["source"]
         if self.rename_header:
-            src = src.replace("#include <immintrin.h>", TARGET_HEADER.get(data["arch"], ""))
+            for header in SOURCE_HEADERS:
+                src = src.replace(header, TARGET_HEADER.get(data["arch"], ""))
         return src, {}

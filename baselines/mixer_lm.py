@@ -11,6 +11,13 @@ checkpoint cache and reports the validation NLL and perplexity, plus a clusterin
 validation token's state (``"assign"``): by default k-means (scikit-learn) with
 ``n_clusters`` clusters on the normed input of the last layer's mixer, the state the mixer
 routes on; ``"assign_init"`` is the same clustering of the same seed's untrained model.
+It also scores robustness to input perturbations on the same windows (issue 28): each input
+token is replaced, independently with probability ``perturb_rate``, by a uniformly drawn
+*different* token (a seeded draw that depends only on the seed and the windows, so every
+method of a seed sees the same perturbed windows); ``perturb_jsd`` is the mean over all
+positions of the Jensen-Shannon divergence (base 2, in [0, 1]) between the next-token
+distributions on the clean and the perturbed windows, ``perturb_nll_gain`` the NLL of the
+clean next tokens given the perturbed windows minus that given the clean ones.
 On ``data["study"] == "cost"`` (one sequence of T tokens) it builds the untrained
 model and measures its mixers only (the module a linear-cost architecture replaces):
 
@@ -87,6 +94,44 @@ def val_windows(tokens, context: int, max_windows: int | None = None):
     return data[: n * context].view(n, context)
 
 
+def substitute_tokens(x, vocab: int, rate: float, seed: int):
+    """``x`` (n, T) with each token replaced w.p. ``rate`` by a uniform *different* token."""
+    import torch
+
+    rng = np.random.default_rng([seed, 28])  # local RNG; 28: the issue that declared it
+    xs = x.numpy()
+    hit = rng.random(xs.shape) < rate  # (n, T)
+    shift = rng.integers(1, vocab, size=xs.shape)  # (n, T) in 1..V-1: never the same token
+    return torch.as_tensor(np.where(hit, (xs + shift) % vocab, xs), dtype=x.dtype)
+
+
+def jsd_bits(logp, logq):
+    """Jensen-Shannon divergence (base 2) between the rows of two log-distributions (..., V)."""
+    import math
+
+    import torch
+
+    logm = torch.logsumexp(torch.stack([logp, logq]), dim=0) - math.log(2.0)  # (..., V)
+    kl_pm = (logp.exp() * (logp - logm)).sum(-1)  # (...)
+    kl_qm = (logq.exp() * (logq - logm)).sum(-1)
+    return (0.5 * (kl_pm + kl_qm) / math.log(2.0)).clamp(min=0.0)
+
+
+def perturbation_scores(model, x, targets, vocab: int, rate: float, seed: int) -> dict:
+    """``perturb_jsd`` and ``perturb_nll_gain`` (module docstring) on windows x (n, T)."""
+    import torch
+
+    xp = substitute_tokens(x, vocab, rate, seed)  # (n, T)
+    with torch.no_grad():
+        logp = torch.log_softmax(model(x).double(), -1)  # (n, T, V) clean
+        logq = torch.log_softmax(model(xp).double(), -1)  # (n, T, V) perturbed
+    nll = -logp.gather(-1, targets[..., None]).mean()
+    nll_p = -logq.gather(-1, targets[..., None]).mean()
+    return {"perturb_jsd": float(jsd_bits(logp, logq).mean()),
+            "perturb_nll_gain": float(nll_p - nll),
+            "perturb_frac": float((xp != x).double().mean())}
+
+
 @dataclass
 class MixerLM(Method):
     """Base class: causal softmax attention unless :meth:`mixer_factory` says otherwise."""
@@ -105,6 +150,7 @@ class MixerLM(Method):
     time_repeats: int = 3  # ours: min over repeats of the mixer CPU time
     time_max_T: int = 2048  # ours: CPU time measured up to this T (operations counted at any T)
     max_val_windows: int = 256  # ours: validation windows scored (256 x 64 tokens)
+    perturb_rate: float = 0.1  # ours (issue 28): share of input tokens substituted
 
     # -- hooks for subclasses -------------------------------------------------------------------
     def mixer_factory(self):
@@ -181,7 +227,12 @@ class MixerLM(Method):
         with torch.no_grad():
             assign = self.assignments(model, x)
             assign_init = self.assignments(init, x)
-        return {"val_nll": nll, "val_ppl": float(np.exp(nll)), "assign": assign,
+        n_win = x.shape[0]
+        targets = torch.as_tensor(np.asarray(data["val"])[1: n_win * self.context + 1],
+                                  dtype=torch.long).view(n_win, self.context)  # (n, context)
+        robust = perturbation_scores(model, x, targets, int(data["vocab"]), self.perturb_rate,
+                                     seed)
+        return {**robust, "val_nll": nll, "val_ppl": float(np.exp(nll)), "assign": assign,
                 "assign_init": assign_init,
                 "n_eval_tokens": int(x.numel()), "context": self.context,
                 "n_params": tiny_transformer.n_params(model), "final_train_loss": final_loss,

@@ -12,7 +12,17 @@ Attacks (each step is attacked with probability ``p``; the victim is one agent p
 - ``ib``: interaction breaking (see ``methods/ibal_marl.py``): the cross-group components of every
   agent's observation are masked and the victim group's action is replaced by an action drawn
   independently of the other group (mutual information between the groups' actions is zero);
-- ``missing`` (test only): one agent is frozen at NOOP for the whole episode.
+- ``missing`` (test only): one agent is frozen at NOOP for the whole episode;
+- ``mi`` (test only): the estimated-MI attacker (issue 30). Same budget as ``noise``/``value``
+  (each step attacked with probability ``p``, the victim agent only). A candidate perturbation is
+  a pair (victim's view of the teammate: keep / uniform random cell / MASK; victim's action:
+  keep / uniform / NOOP), 9 candidates that include no attack and the ``noise`` attack. For each
+  candidate the attacker rolls out a batch of ``mi_batch`` episodes on the defender and computes
+  the plug-in estimate of the cross-group mutual information I(A_victim; A_teammate) between the
+  two groups' executed actions over the batch's steps; it then plays the candidate whose estimate
+  is smallest (``mi_objective="min"``; ``"max"`` is the sign-flipped mutant used as a foil).
+  The estimate is unconditional on the state (a per-state plug-in table is far too sparse at
+  this batch size), a deviation from the paper's state-conditional interaction measure.
 Training arms: ``none`` (vanilla VDN), ``noise`` (random-noise training), ``value``
 (value-attack adversarial training); ``ib`` is the paper's method (``methods/ibal_marl.py``).
 """
@@ -27,8 +37,20 @@ from claimbench.api import Method
 from claimbench.datasets.level_foraging import NOOP, make_env
 from claimbench.grid import derive_seed
 
-TEST_ATTACKS = ("none", "noise", "value", "ib", "missing")
+TEST_ATTACKS = ("none", "noise", "value", "ib", "missing", "mi")
 N_ACTIONS = 6
+# The MI attacker's candidate perturbations: (victim's view of the teammate, victim's action).
+PLANS = tuple((o, a) for o in ("keep", "uniform", "mask") for a in ("keep", "uniform", "noop"))
+
+
+def cross_mi(pairs) -> float:
+    """Plug-in (empirical) mutual information, in nats, between the two columns of ``pairs``."""
+    from sklearn.metrics import mutual_info_score  # heavy: imported on first use only
+
+    if len(pairs) == 0:
+        return 0.0
+    x = np.asarray(pairs)  # (n_steps, 2): victim's action, teammate's action
+    return float(mutual_info_score(x[:, 0], x[:, 1]))
 
 
 class ObsCoder:
@@ -49,13 +71,14 @@ def greedy(q_row: np.ndarray, rng: np.random.Generator) -> int:
     return int(best[0] if len(best) == 1 else rng.choice(best))
 
 
-def observe(state, coder: ObsCoder, masked: bool, noisy_agent: int, rng) -> list[int]:
+def observe(state, coder: ObsCoder, masked: bool, noisy_agent: int, rng,
+            masked_agent: int = -1) -> list[int]:
     """Observation index of each of the two agents under the step's attack."""
     pos, present = state
     obs = []
     for i in range(2):
         mate = pos[1 - i]
-        if masked:
+        if masked or i == masked_agent:
             mate = coder.mask
         elif i == noisy_agent:
             mate = int(rng.integers(coder.cells))
@@ -64,18 +87,26 @@ def observe(state, coder: ObsCoder, masked: bool, noisy_agent: int, rng) -> list
 
 
 def episode(env, q, coder, rng, attack: str, p: float, eps: float = 0.0, learn: bool = False,
-            alpha: float = 0.1, gamma: float = 0.95, mutant: str = "") -> float:
-    """One episode under ``attack``; Q-learning updates (VDN) when ``learn``. Returns the return."""
+            alpha: float = 0.1, gamma: float = 0.95, mutant: str = "",
+            plan: tuple[str, str] = ("keep", "keep"), log: list | None = None) -> float:
+    """One episode under ``attack``; Q-learning updates (VDN) when ``learn``. Returns the return.
+    ``attack="plan"`` applies the MI attacker's candidate ``plan``; ``log`` collects the executed
+    (victim action, teammate action) pairs."""
     state = env.reset(rng)
     victim = int(rng.integers(2))
     frozen = victim if attack == "missing" else -1
 
     def draw():
-        return attack in ("noise", "value", "ib") and rng.random() < p
+        return attack in ("noise", "value", "ib", "plan") and rng.random() < p
+
+    def see(state, hit):
+        noisy = attack == "noise" or (attack == "plan" and plan[0] == "uniform")
+        return observe(state, coder, hit and attack == "ib" and mutant != "no_mask",
+                       victim if hit and noisy else -1, rng,
+                       victim if hit and attack == "plan" and plan[0] == "mask" else -1)
 
     hit = draw()
-    obs = observe(state, coder, hit and attack == "ib" and mutant != "no_mask",
-                  victim if hit and attack == "noise" else -1, rng)
+    obs = see(state, hit)
     ret, done = 0.0, False
     while not done:
         acts = [int(rng.integers(N_ACTIONS)) if rng.random() < eps else greedy(q[i][obs[i]], rng)
@@ -84,13 +115,16 @@ def episode(env, q, coder, rng, attack: str, p: float, eps: float = 0.0, learn: 
             acts[victim] = int(np.argmin(q[victim][obs[victim]]))
         elif hit and attack == "ib":
             acts[victim] = int(rng.integers(N_ACTIONS))  # independent of the other group
+        elif hit and attack == "plan" and plan[1] != "keep":
+            acts[victim] = int(rng.integers(N_ACTIONS)) if plan[1] == "uniform" else NOOP
         if frozen >= 0:
             acts[frozen] = NOOP
+        if log is not None:
+            log.append((acts[victim], acts[1 - victim]))
         state, r, done = env.step(acts)
         ret += r
         hit = draw()
-        nobs = observe(state, coder, hit and attack == "ib" and mutant != "no_mask",
-                       victim if hit and attack == "noise" else -1, rng)
+        nobs = see(state, hit)
         if learn:
             boot = 0.0 if done else gamma * sum(q[i][nobs[i]].max() for i in range(2))
             err = r + boot - sum(q[i][obs[i], acts[i]] for i in range(2))
@@ -113,12 +147,35 @@ def train_vdn(data: dict, seed: int, attack: str, p: float, n_episodes: int, alp
     return env, coder, q
 
 
-def evaluate(env, coder, q, seed: int, p: float, n_eval: int) -> dict:
+def fit_mi_attack(env, coder, q, rng, p: float, batch: int, objective: str = "min"):
+    """The candidate perturbation whose plug-in cross-group MI estimate over a rollout batch is
+    smallest (``"max"``: largest); returns (plan, {plan: estimate})."""
+    est = {}
+    for plan in PLANS:
+        log: list = []
+        for _ in range(batch):
+            episode(env, q, coder, rng, "plan", p, plan=plan, log=log)
+        est[plan] = cross_mi(log)
+    pick = (min if objective == "min" else max)(PLANS, key=lambda k: est[k])
+    return pick, est
+
+
+def evaluate(env, coder, q, seed: int, p: float, n_eval: int, mi_batch: int = 20,
+             mi_objective: str = "min") -> dict:
     out = {}
+    plan, _ = fit_mi_attack(env, coder, q, np.random.default_rng(derive_seed(seed, "mi_fit")), p,
+                            mi_batch, mi_objective)
     for attack in TEST_ATTACKS:
         rng = np.random.default_rng(derive_seed(seed, "eval", attack))
-        out[f"return_{attack if attack != 'none' else 'clean'}"] = float(np.mean(
-            [episode(env, q, coder, rng, attack, p) for _ in range(n_eval)]))
+        name = attack if attack != "none" else "clean"
+        log: list = []
+        out[f"return_{name}"] = float(np.mean(
+            [episode(env, q, coder, rng, "plan" if attack == "mi" else attack, p, plan=plan,
+                     log=log) for _ in range(n_eval)]))
+        out[f"interaction_{name}"] = cross_mi(log)  # held-out estimate, fresh episodes
+    out["mi_plan"] = float(PLANS.index(plan))
+    out["interaction_drop_mi_vs_noise"] = out["interaction_noise"] - out["interaction_mi"]
+    out["return_drop_mi_vs_noise"] = out["return_noise"] - out["return_mi"]
     return out
 
 
@@ -137,11 +194,16 @@ class VDN(Method):
     eps_end: float = 0.05  # ours
     n_eval: int = 200  # ours
     mutant: str = ""
+    mi_batch: int = 20  # ours: episodes per candidate in the MI attacker's rollout batch
+    mi_objective: str = "min"  # the MI attacker minimises its estimate; "max" is a foil's mutant
 
     def run(self, data, seed):
         env, coder, q = train_vdn(data, seed, self.train_attack, self.train_p, self.n_episodes,
                                   self.alpha, self.gamma, self.eps_end, self.mutant)
-        out = evaluate(env, coder, q, seed, self.test_p, self.n_eval)
+        if self.mi_objective not in ("min", "max"):
+            raise ValueError(f"unknown mi_objective {self.mi_objective!r}")
+        out = evaluate(env, coder, q, seed, self.test_p, self.n_eval, self.mi_batch,
+                       self.mi_objective)
         out["visited_masked_rows"] = float(
             sum(int((np.abs(qi).sum(1) > 0).reshape(-1, coder.cells + 1, 2 ** coder.n_food)
                     [:, coder.mask].sum()) for qi in q))

@@ -71,6 +71,12 @@ METRICS = (
            "last mixer's input states for the other models"),
     Metric("nmi_gain_vs_init", _nmi_gain, True,
            "concept_nmi of the trained model minus that of the same seed's untrained model"),
+    output_metric("perturb_jsd", description="mean over the validation windows' positions of the "
+                  "Jensen-Shannon divergence (base 2) between the next-token distributions on "
+                  "the clean windows and on the same windows with each token replaced w.p. 0.1 "
+                  "by a uniform different token (baselines/mixer_lm.py substitute_tokens)"),
+    output_metric("perturb_nll_gain", description="NLL of the clean next tokens given the "
+                  "perturbed windows minus that given the clean windows (nats)"),
     output_metric("mixer_flops", description="FLOPs of the matrix products of all mixers on a "
                   "(1, T, d) input (torch FlopCounterMode, meta device)"),
     output_metric("mixer_cpu_s", description="min over 3 repeats of the process CPU time of "
@@ -151,7 +157,9 @@ BENCHMARK = Benchmark(
                    "the paper's verified equations. Data is a synthetic planted-concept HMM "
                    "language instead of FineWeb-Edu; models have ~0.1M parameters (paper: up to "
                    "hundreds of millions); 'nameable concepts' become NMI against planted "
-                   "concepts. GLUE, generation ELO, robustness (JSD) and editing are not run."),
+                   "concepts. GLUE, generation ELO and editing are not run; robustness is JSD under "
+                   "random token substitution (ours) instead of the paper's lexical "
+                   "perturbations."),
     methods=(ProtoT,),
     baselines=(SoftmaxTransformerLM, GatedDiagonalRNNLM),
     datasets=(ConceptHMMLanguage,),
@@ -266,9 +274,32 @@ BENCHMARK = Benchmark(
               text="ProtoT is robust to input perturbations",
               paper_value="\"ProtoT scales well with model and data size, " + _Q_ROBUST
                           + "\" (abstract)",
-              check=NotRun(method="protot", reason=_NOT_RUN + "no input-perturbation (JSD) "
-                           "experiment is run"),
-              source="paper"),
+              check=Ratio(numerator="protot", denominator="softmax_transformer",
+                          metric="perturb_jsd", at_most=1.10, where=LM),
+              source="paper",
+              foils=("gated_diagonal_rnn",),
+              foil_note="The sentence ('Compared to baselines, ProtoT ... shows robustness to "
+                        "input perturbations') sets ProtoT's robustness apart from its baselines "
+                        "(the paper's: LLaMA, Mamba, DeltaNet): the gated diagonal RNN, our "
+                        "Mamba/DeltaNet-type baseline, in ProtoT's place must not pass. If it "
+                        "does, the check does not single out ProtoT.",
+              note="Issue 28, declared before any run (results_seen=False). The abstract says "
+                   "'Compared to baselines, ProtoT scales well with model and data size, shows "
+                   "robustness to input perturbations, and performs well on ...': robustness "
+                   "relative to the baselines, not an absolute level (the paper's JSD numbers "
+                   "are not in the abstract). Our reading: on par with or better than the "
+                   "parameter-matched softmax transformer, i.e. ProtoT's mean JSD at most 10% "
+                   "above the transformer's (geometric mean ratio over seeds <= 1.1; the 10% is "
+                   "the tolerance c4 uses for 'close', the research note's 'robustness on par "
+                   "with the baselines'). Perturbation (ours, fixed before running, standing in "
+                   "for the paper's lexical perturbations: typos, spelling, synonyms, ...): each "
+                   "input token of the 256 validation windows replaced independently w.p. 0.1 by "
+                   "a uniformly drawn different token; the same perturbed windows for every "
+                   "method of a seed. Statistic: JSD (base 2) between clean and perturbed "
+                   "next-token distributions, mean over all positions. Evaluation only: the "
+                   "trained models of the LM cells. A model with flat outputs is trivially "
+                   "robust by this measure; c4 and p1 show ProtoT and the transformer both "
+                   "predict well, and p3 that the perturbation harms the transformer."),
     ),
     headlines=(
         Headline(quote=_Q_LINEAR, claims=("c1_linear_cost", "c2_attention_quadratic",
@@ -302,6 +333,16 @@ BENCHMARK = Benchmark(
                      "words, so only context identifies them; bound 1 (no improvement) by "
                      "definition. A baseline that does not beat a context-free model is no "
                      "reference for 'close to a transformer' or for its clustered states."),
+        Premise(id="p3_perturbation_harms_transformer",
+                text="the perturbation has an effect to resist: the softmax transformer's NLL of "
+                     "the clean next tokens is higher given the perturbed windows than given the "
+                     "clean ones",
+                check=Value(method="softmax_transformer", metric="perturb_nll_gain", lo=0.0,
+                            stat="mean", where=LM),
+                claims=("c10_robust_to_perturbations",),
+                note="Issue 28, declared before any run. Bound 0 = no harm, by definition. A "
+                     "perturbation that does not change what a context-using model predicts "
+                     "leaves no robustness to compare."),
     ),
     grids={
         "smoke": Grid(
@@ -380,5 +421,32 @@ BENCHMARK = Benchmark(
                   results_seen=True,
                   rule="issue 27: faster code, same experiment; every non-timing metric of the "
                        "committed quick cells unchanged (claimbench verify)"),
+        Amendment(date="2026-12-06",
+                  claims=("c1_linear_cost", "c2_attention_quadratic", "c3_linear_time",
+                          "c4_near_transformer_ppl", "c5_prototypes_learn_concepts",
+                          "c6_prototypes_beat_kmeans", "c7_time_scale_channels",
+                          "c8_interpret_and_edit", "c9_scales_with_model_data",
+                          "p1_transformer_above_chance", "p2_transformer_uses_context"),
+                  what="baselines/mixer_lm.py (run by every method of the benchmark) also scores "
+                       "the trained LM on perturbed validation windows (perturb_jsd, "
+                       "perturb_nll_gain, for c10 and p3) after the existing evaluation; "
+                       "training, data and every other output unchanged",
+                  why="issue 28: c10's check; the edit changes the methods' source hash (the "
+                      "design these claims read and the checkpoint key: the LM models are "
+                      "retrained, to the same weights)",
+                  results_seen=True,
+                  rule="issue 28: an added evaluation output, same experiment; every other "
+                       "metric of the quick cells unchanged (compared with the committed cells)"),
+        Amendment(date="2026-12-06",
+                  claims=("c10_robust_to_perturbations", "p3_perturbation_harms_transformer"),
+                  what="c10 not_run -> a check: geometric mean ratio of perturb_jsd (JSD between "
+                       "next-token distributions on clean and token-substituted validation "
+                       "windows, rate 0.1) protot / softmax_transformer <= 1.1, foil "
+                       "gated_diagonal_rnn; premise p3 (the perturbation raises the "
+                       "transformer's NLL) gates it; baselines/mixer_lm.py computes the two "
+                       "metrics on the trained models of the LM cells (evaluation only)",
+                  why="issue 28: the abstract's robustness statement was not checked; "
+                      "threshold, perturbation and foil declared before any run",
+                  results_seen=False),
     ),
 )

@@ -7,13 +7,15 @@ computations (quadrature, root finding, FFT): one seed, many privacy regimes.
 """
 from __future__ import annotations
 
+import math
+
 from claimbench.api import TIMING_RTOL
-from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, cfg, output_metric,
-                           sweep)
+from claimbench.api import (Amendment, Benchmark, Claim, Grid, Headline, Metric, Paper, Premise, cfg,
+                           output_metric, sweep)
 from claimbench.baselines.gaussian_mechanism import GaussianMechanism
 from claimbench.checks import Better, Exact, Slope
 from claimbench.datasets.privacy_regimes import PrivacyRegime
-from claimbench.methods.sgg_dp import SGGMechanism, SGGSearch
+from claimbench.methods.sgg_dp import Quadrature, SGGMechanism, SGGSearch
 
 COMPOSED_K = (2, 4, 8, 16, 32, 64)
 
@@ -40,6 +42,61 @@ def _composition_gain(inst, out):
     return out["mse_sequential"] / out["mse"]
 
 
+def gaussian_delta_by_quadrature(eps: float, sigma: float) -> float:
+    """delta(eps) of N(0, sigma^2) against N(1, sigma^2) by adaptive quadrature of the densities
+    (premise p1: a route that shares nothing with Balle & Wang's closed form but the model)."""
+    from scipy.integrate import quad
+    from scipy.stats import norm
+
+    u_star = 0.5 / sigma - eps * sigma  # the likelihood ratio exceeds e^eps for x / sigma < u_star
+    if u_star <= -40.0:
+        return 0.0
+    # (1 - e^{eps - L}) with L = (1 - 2 x) / (2 sigma^2), x = sigma u: stable for small delta.
+    def f(u):
+        return norm.pdf(u) * -math.expm1(eps - (1.0 - 2.0 * sigma * u) / (2.0 * sigma * sigma))
+    val, _ = quad(f, -40.0, u_star, epsabs=0.0, epsrel=1e-11, limit=200)
+    return val
+
+
+def l2_delta_by_survival(eps: float, shift: float, T: int) -> float:
+    """delta(eps) of the unit-beta l2 mechanism at `shift`, from the privacy loss's survival
+    function (closed-form cap probabilities, finer radial rule): delta = int_eps^shift e^{eps-l} S(l) dl,
+    since L lies in [-shift, shift] (premise p2: not the 2-D (r, theta) quadrature the calibration uses)."""
+    from scipy.integrate import quad
+
+    from claimbench.methods.sgg_dp import sgg_loss_survival
+
+    if eps >= shift:
+        return 0.0
+    surv = sgg_loss_survival(shift, 0.0, 1.0, T, Quadrature(n_panels=96, n_per=8, n_theta=32))
+    val, _ = quad(lambda l: math.exp(eps - l) * float(surv(l)[0]), eps, shift, epsabs=0.0, epsrel=1e-8,
+                  limit=200)
+    return val
+
+
+def _gauss_delta_relerr(inst, out):
+    if "sigma" not in out:
+        return None
+    d = inst.data
+    # k invocations at sigma compose exactly to one at sigma / sqrt(k) (baselines/gaussian_mechanism.py).
+    sigma = out["sigma"] / d.get("sensitivity", 1.0) / math.sqrt(d.get("k", 1))
+    return abs(gaussian_delta_by_quadrature(d["eps"], sigma) / d["delta"] - 1.0)
+
+
+def _l2_delta_relerr(inst, out):
+    d = inst.data
+    if "beta" not in out or out.get("a") != 0.0 or out.get("p") != 1.0 or d.get("k", 1) != 1:
+        return None
+    shift = out["beta"] * d.get("sensitivity", 1.0)  # unit-beta shift at unit sensitivity (p = 1)
+    return abs(l2_delta_by_survival(d["eps"], shift, d["T"]) / d["delta"] - 1.0)
+
+
+def _l2_gain_vs_gauss(inst, out):
+    if "l2_mse" not in out:
+        return None
+    return 100.0 * (1.0 - out["l2_mse"] / inst.truth["gauss_mse"])
+
+
 METRICS = (
     output_metric("mse", description="per-invocation E||X||^2 at unit l2-sensitivity"),
     Metric("reduction_vs_gauss_pct", _reduction_vs_gauss, True,
@@ -50,6 +107,12 @@ METRICS = (
            "|MSE of the SGG Gaussian member (p=2, alpha=T-1) / analytic Gaussian MSE - 1|"),
     Metric("composition_gain", _composition_gain, True,
            "MSE under sequential composition / MSE under tight composition (same member, k > 1)"),
+    Metric("gauss_delta_relerr", _gauss_delta_relerr, False,
+           "|delta of the reported sigma (k-fold composed) by quadrature of the densities / target delta - 1|"),
+    Metric("l2_delta_relerr", _l2_delta_relerr, False,
+           "|one-shot delta of the l2 member's calibrated scale from its loss survival function / target - 1|"),
+    Metric("l2_gain_vs_gauss_pct", _l2_gain_vs_gauss, True,
+           "100 (1 - MSE of the l2 mechanism / MSE of the analytic Gaussian mechanism, same (eps, delta, k))"),
     output_metric("time_s"),
 )
 
@@ -143,6 +206,12 @@ CLAIMS = (
              "Deviation 6; a third-party reproduction attributes eps = delta = 0.1 and a reduction over the "
              "Gaussian to Fig. 2: recorded there as a lead, not adopted, since it is not the paper's text); "
              "picking the regime from the numbers would fit the check to its answer. "
+             "Re-checked 2026-12-06 (issue 29): the fetch tool retrieves that repository (commit c8447c1); "
+             "its claim4 source audit attributes to arXiv v1 'Figure 2 and Section 4.3' eps = delta = 0.1, "
+             "T = 2-5 and 'improvement up to 15%' over the Gaussian, and its own QMC computation of members "
+             "(alpha, p) = (1, 4), (2, 4.5), (3.5, 6) gives 14.9 / 12.0 / 10.0 %. Our regime does not match "
+             "it (delta in {1e-2, 1e-5}, eps >= 0.25, the better of two baselines, p searched from [1, 2]); "
+             "third-party words and numbers, not adopted. "
              + _FIG2_EXACT,
         source="derived",
         foils=_FIG2_FOILS,
@@ -236,9 +305,17 @@ CLAIMS = (
              "for which sequential composition is nearly tight at small k, so its slope is expected lower.",
         source="derived",
         foils=(),
-        foil_note="l2_sequential was the foil, but its composition_gain is its MSE over itself (1 by "
-                  "definition): a method against itself gives no evidence. Every tight config's gain may grow "
-                  "with k, so the wording rules out no other grid method.",
+        foil_note="None exists. The sentence states what every valid accountant tighter than sequential "
+                  "composition shows, not what Algorithm 7 alone shows: the k-fold privacy loss concentrates "
+                  "(its mean grows like k, its spread like sqrt(k)), so already the advanced composition "
+                  "theorem's eps ~ sqrt(2 k ln(1/delta')) eps_0 beats sequential's k eps_0, once k is large, by a "
+                  "factor ~ sqrt(k / (2 ln(1/delta'))) that grows with k; a sound but untight accountant therefore meets the sentence too and cannot be its foil. "
+                  "The grid's other configs that report composition_gain compose sequentially (l2_sequential, "
+                  "sgg_gauss_sequential, l2_pure_sequential: gain = their MSE over itself, 1 by definition, a "
+                  "method against itself) or are tight too (sgg_gauss: its gain grows ~k, as the sentence says). "
+                  "A mutant built to flatten the gain would be chosen for its outcome (rule 6). The claim stays "
+                  "without a foil (not_discriminating); Fig. 3's magnitudes, once read, would make it checkable "
+                  "against a number.",
     ),
     Claim(
         id="c9_tight_is_tight",
@@ -254,6 +331,48 @@ CLAIMS = (
         foil_note="The Gaussian member composed sequentially ((eps/k, delta/k) each) is valid but not tight: its "
                   "MSE must not match the exactly composed Gaussian.",
     ),
+)
+
+_GAUSS_GATED = ("c1_gauss_calibration", "c2_fig2_T2", "c3_fig2_T3", "c4_fig2_T5", "c5_shrinks_with_T",
+                "c6_vanishes_T50", "c9_tight_is_tight")
+_L2_GATED = ("c2_fig2_T2", "c3_fig2_T3", "c4_fig2_T5", "c5_shrinks_with_T", "c6_vanishes_T50",
+             "c7_tight_beats_sequential", "c8_gain_grows_with_k")
+PREMISES = (
+    Premise(id="p1_gauss_baseline_exact",
+            text="The Gaussian baseline (the reference of every reduction and of c1 / c9) is calibrated "
+                 "exactly: at its reported sigma, k invocations are (eps, delta)-DP with equality.",
+            check=Exact(method="gaussian", metric="gauss_delta_relerr", target=0.0, tol=1e-6),
+            claims=_GAUSS_GATED,
+            note="delta recomputed by adaptive quadrature of the two shifted Gaussian densities (not Balle & "
+                 "Wang's closed form that calibrates it), k-fold composition as one Gaussian at sigma / sqrt(k). "
+                 "Tolerance 1e-6: numerical (quadrature epsrel 1e-11, root finder xtol 1e-14 in ln sigma). Fails "
+                 "if the closed form, its root finder or the composition rule is wrong: every reduction would "
+                 "then be measured against a wrong reference."),
+    Premise(id="p2_l2_baseline_calibrated",
+            text="The l2 baseline is calibrated to its target: at its one-shot scale, delta(eps) recomputed by "
+                 "another route equals the target delta.",
+            check=Exact(method="l2_mechanism", metric="l2_delta_relerr", target=0.0, tol=1e-2, where=ONE_SHOT),
+            claims=_L2_GATED,
+            note="delta recomputed from the privacy loss's survival function (closed-form spherical-cap "
+                 "probabilities, twice the radial panels; methods/sgg_dp.py item 6) integrated against "
+                 "e^{eps - l}, not from the 2-D (r, theta) quadrature that calibrates it (item 3). Tolerance "
+                 "1e-2 relative in delta, the numerical tolerance c9 declares for the accountant; it moves the "
+                 "MSE by a fraction of a per cent, far inside the c2-c4 bands. A miscalibrated l2 mechanism "
+                 "(too little noise: a spurious baseline; too much: a spurious SGG gain) fails it."),
+    Premise(id="p3_l2_competitive_low_dim",
+            text="The l2 mechanism behaves as its authors report in low dimension: at T = 2 it has lower MSE "
+                 "than the analytic Gaussian mechanism in at least one one-shot regime of the grid, so 'outperform "
+                 "both' asks more than beating the Gaussian.",
+            check=Exact(method="l2_mechanism", metric="l2_gain_vs_gauss_pct", lo=0.0, stat="max",
+                        where={"k": 1, "T": 2}),
+            claims=("c2_fig2_T2", "c3_fig2_T3", "c4_fig2_T5"),
+            note="Joseph, Kulesza, Yu, 'Approximate Differential Privacy of the l2 Mechanism' (arXiv 2502.15929, "
+                 "abstract, as stored in the search tool's pages): \"Across a range of privacy parameters, we find "
+                 "that the $\\ell_2$ mechanism obtains lower error than the Laplace and Gaussian mechanisms, "
+                 "matching the former at $d=1$ and approaching the latter as $d \\to \\infty$\"; the SGG paper's "
+                 "abstract names it one of the two mechanisms its members must beat. Threshold 0 from those "
+                 "words (lower error). Declared after results were seen: the committed report's c2 foil line "
+                 "(the l2 mechanism's reduction over the better baseline at T = 2 is 0) implies it."),
 )
 
 # The abstract's checkable statements (ICML 2026 abstract), verbatim.
@@ -300,6 +419,7 @@ BENCHMARK = Benchmark(
     primary_metric="mse",
     nondeterministic={"time_s": TIMING_RTOL},
     claims=CLAIMS,
+    premises=PREMISES,
     headlines=HEADLINES,
     grids={
         "smoke": Grid(datasets=_SMOKE, seeds=1, methods=_methods(False, smoke=True),
@@ -398,6 +518,34 @@ BENCHMARK = Benchmark(
                   why="issue 29: c7's only foil was its own baseline (removed under issue 26), leaving a paper claim "
                       "with no foil; the wording credits the saving to tight composition, so an untight composition "
                       "of the same mechanism must fail it. A foil chosen after results were seen: post hoc",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("p2_l2_baseline_calibrated",),
+                  what="premise p2_l2_baseline_calibrated added: Exact(l2_mechanism, l2_delta_relerr, target 0, "
+                       "tol 1e-2, k = 1), a new metric (one-shot delta of the l2 member's calibrated scale from its "
+                       "loss survival function, relative to the target), gating c2-c8",
+                  why="issue 29 rule 4: the baselines must be competent before the reductions over them are read; "
+                      "tolerance from c9's declared numerical tolerance. Declared before the metric was computed "
+                      "on any grid regime",
+                  results_seen=False),
+        Amendment(date="2026-12-06", claims=("p1_gauss_baseline_exact", "p3_l2_competitive_low_dim"),
+                  what="premises added: p1_gauss_baseline_exact (Exact(gaussian, gauss_delta_relerr, target 0, "
+                       "tol 1e-6), a new metric: delta at the reported sigma by quadrature of the densities), gating "
+                       "c1-c6 and c9; p3_l2_competitive_low_dim (Exact(l2_mechanism, l2_gain_vs_gauss_pct, lo 0, "
+                       "stat max, k = 1, T = 2), a new metric), gating c2-c4",
+                  why="issue 29 rule 4: the Gaussian reference must be exact, and the l2 mechanism must be the "
+                      "competitor its authors report in low dimension (else 'outperform both' reduces to beating "
+                      "the Gaussian). Results seen: p1's quadrature helper was checked against the closed-form "
+                      "sigma at three one-shot (eps, delta) pairs (two in the grid; agreement 1e-14) before it was "
+                      "declared (tolerance chosen first); p3 is implied by the committed report's c2 foil line",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=tuple(c.id for c in CLAIMS),
+                  what="benchmarks/sgg_dp.py edited (its bytes are in every claim's design): the three premises "
+                       "above now gate c1-c9 (p1: c1-c6, c9; p2: c2-c8; p3: c2-c4) and three metrics were added; "
+                       "c8's foil_note says why no foil exists; c2's note records the issue 29 re-check of the "
+                       "third-party lead. Checks, thresholds, foils, grids and methods unchanged: every "
+                       "non-timing metric of the 315 quick cells equals the committed store's (975 values "
+                       "compared: 0 differences)",
+                  why="issue 29 rules 4 and 6: premises declared and judged; c8 has no foil its wording calls for",
                   results_seen=True),
     ),
 )

@@ -14,10 +14,16 @@ Reference overlays (hand-written target ports) live here too: NEON intrinsics fo
 RISC-V, GCC generic vectors (``vector_size(16)``), because Debian's riscv64 gcc 12 ships no RVV
 intrinsics (``riscv_vector.h``). Tail loops of the references are fenced by ``/* TAIL */`` and
 ``/* END TAIL */`` so that a broken variant (tail dropped) can be derived mechanically.
+
+The four tasks here have x86 sources and target AArch64 and RISC-V. One task has an ARM NEON
+source and targets RISC-V only (the paper's libjpeg direction): ``simd_kernel_tasks_arm.py``,
+merged into ``TASKS``; a task is made only for the targets it has a reference port for.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from claimbench.datasets.simd_kernel_tasks_arm import ARM_TASKS
 
 from claimbench.api import Dataset, Instance
 
@@ -381,6 +387,8 @@ uint64_t qm_sad_u8(size_t n, const uint8_t *a, const uint8_t *b) {
     },
 }
 
+TASKS.update(ARM_TASKS)  # the NEON-source task (ARM -> RISC-V)
+
 PROMPT = ("Migrate the {name} operator of library {repo} from {source_arch} SIMD intrinsics "
           "({path}) to {target_arch}. {description} Keep the entry point `{entry}` with the same "
           "behaviour for every length, including tails. Answer with one complete C file in a "
@@ -400,7 +408,7 @@ class SimdKernelTask(Dataset):
 
     name = "simd_kernel_tasks"
     task: str = "saxpy_f32"  # one of TASKS
-    arch: str = "aarch64"  # target ISA: "aarch64" or "riscv64"
+    arch: str = "aarch64"  # target ISA: "aarch64" or "riscv64" (ycc_rgb_u8: riscv64 only)
     n_cases: int = 16  # test cases per run: the 12 fixed lengths, then random ones (ours)
     timed: bool = True  # also time the scalar path under qemu for the (meaningless) ratio (ours)
 
@@ -410,6 +418,9 @@ class SimdKernelTask(Dataset):
         if self.arch not in ARCHES:
             raise ValueError(f"unknown arch {self.arch!r}; known: {ARCHES}")
         t = TASKS[self.task]
+        if self.arch not in t["reference"]:  # the source ISA itself is not a migration target
+            raise ValueError(f"task {self.task!r} has no {self.arch} target; its targets: "
+                             f"{sorted(t['reference'])}")
         metadata = dict(t["metadata"], target_arch=self.arch)
         data = {"task": self.task, "arch": self.arch, "metadata": metadata,
                 "prompt": task_prompt(t, self.arch), "source": t["source"],

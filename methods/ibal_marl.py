@@ -24,6 +24,10 @@ Deviations:
    independent of the other group, drawn uniformly), so no MI estimator is trained.
 3. The partition is fixed by the two-agent case (victim = one agent drawn per episode).
 4. All hyperparameters are ours (CPU budget); the attack budget p = 0.3 is the research note's.
+5. The test-time "mi" attack (``baselines/vdn_adversarial.py``, issue 30) does estimate the
+   cross-group MI: a plug-in estimate of I(A_victim; A_teammate) over a rollout batch, minimised
+   over 9 fixed observation/action perturbations of the victim, not a learned perturbation, and
+   unconditional on the state. IBAL is still trained against the closed-form attacker above.
 
 Mutants for foils (field ``mutant``; "" is the method above):
 - ``no_mask``: the IB attacker without the observation mask (action perturbation only), i.e.

@@ -3,7 +3,8 @@
 Paper: Y. Yordanov, M. Forasassi, B. Menzat, R. Wang, C. Qi, M. Kaltenberger, A. M'Charrak,
 T. Salvatori, T. Lukasiewicz, "Prototype Transformer: Towards Language Model Architectures
 Interpretable by Design", arXiv 2602.11852 (v2, 1 Jun 2026; ICML 2026). Only the abstract and
-third-party summaries were read; the body (and any code) was not available, so the mixer
+third-party summaries were read (issue 28: the stored pages were searched again, no full
+text); the body (and any code) was not available, so the mixer
 below is the research note's reconstruction of the abstract's description ("the quadratic-cost
 self-attention module ... replaced with a linear-cost module based on prototypes, which are
 learned parameter vectors"; "two-way communication between the input sequence and the
@@ -38,7 +39,10 @@ Deviations (numbered):
    and read projections, input-independent decays.
 2. Scale: 2 layers, d = 64, P = 16, ~0.1M parameters, a synthetic concept language (paper:
    FineWeb-Edu, models up to hundreds of millions of parameters). P = 16 is the note's plan.
-3. No interpretability edits, GLUE, generation ELO or robustness (JSD) experiments.
+3. No interpretability edits, GLUE or generation ELO experiments. Robustness (issue 28) is the
+   JSD between next-token distributions on clean and randomly token-substituted validation
+   windows (rate 0.1, ``baselines/mixer_lm.py``), not the paper's lexical perturbations
+   (typos, spelling, synonyms, abbreviations, punctuation: known only from a summary).
 4. Incremental decoding with a cache is not implemented (the claims need none).
 
 Mutants for foils (field ``mutant``; "" is the method above unchanged; none is the paper's):

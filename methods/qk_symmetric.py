@@ -52,9 +52,17 @@ Mutants for foils (field ``mutant``; "" is the method above, unchanged):
   alpha X S X^T + X K X^T, i.e. an inverse temperature on the symmetric part.
 - ``random_energy``: sampling unchanged; the diagnostics (4) use a random symmetric coupling
   with each head's ||S_h||_F in place of S_h (the learned energy removed from the measure).
+- ``inert_knob``: alpha is ignored (c1 = 1, c2 = 0 at every alpha): a knob that modulates
+  nothing, every draw the vanilla retrieval.
+
+Guidance frontier (field ``guidance_sweep``, ours, for the Pareto check against the other knob):
+the same noise and labels drawn with the toolkit's vanilla attention at each listed guidance
+scale (the baseline's cached draw), returned beside the alpha sweep; the method's own samples
+are unchanged by it.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import ClassVar
@@ -63,7 +71,7 @@ import numpy as np
 
 from claimbench.baselines.flow_matching_dit import FlowMatchingDiT, copy_with_mixers
 
-MUTANTS = ("", "no_half", "knob_on_symmetric", "random_energy")
+MUTANTS = ("", "no_half", "knob_on_symmetric", "random_energy", "inert_knob")
 
 
 def logit_coefficients(alpha: float, mutant: str = "") -> tuple[float, float]:
@@ -72,6 +80,8 @@ def logit_coefficients(alpha: float, mutant: str = "") -> tuple[float, float]:
         return 1.0 + alpha, 1.0 - alpha
     if mutant == "knob_on_symmetric":
         return (alpha + 1.0) / 2.0, (alpha - 1.0) / 2.0
+    if mutant == "inert_knob":
+        return 1.0, 0.0
     return (1.0 + alpha) / 2.0, (1.0 - alpha) / 2.0
 
 
@@ -181,11 +191,13 @@ class SymmetricSkewSampler(FlowMatchingDiT):
     sweep_alphas: tuple = (1.0, 1.05, 1.2, 1.4)  # research note's alpha >= 1 values (1.1 dropped: cost)
     diagnostics: bool = True  # log energy and r_X of the samples
     diag_every: int = 4  # ours: log every 4th sampling step (cost)
+    guidance_sweep: tuple = ()  # ours: guidance scales of the vanilla frontier (Pareto check)
 
     def __post_init__(self) -> None:
         if self.mutant not in MUTANTS:
             raise ValueError(f"mutant={self.mutant!r}; valid: {MUTANTS}")
         self.sweep_alphas = tuple(float(a) for a in self.sweep_alphas)
+        self.guidance_sweep = tuple(float(w) for w in self.guidance_sweep)
 
     def controlled(self, model, alpha: float):
         cls = split_attention_class()
@@ -254,4 +266,11 @@ class SymmetricSkewSampler(FlowMatchingDiT):
         if at_one is not None:
             vanilla = self.vanilla_samples(model, labels, x0, null)  # the toolkit's attention
             out["identity_dev"] = float(np.max(np.abs(at_one - vanilla)))
+        if self.guidance_sweep:  # the other knob: vanilla attention, guidance scale w
+            base = FlowMatchingDiT(**{f.name: getattr(self, f.name)
+                                      for f in dataclasses.fields(FlowMatchingDiT)})
+            out["guidance_sweep"] = {
+                "guidances": list(self.guidance_sweep),
+                "samples": [dataclasses.replace(base, guidance=w).vanilla_samples(
+                    model, labels, x0, null) for w in self.guidance_sweep]}
         return out

@@ -1,6 +1,13 @@
 """QM-LibBench: a benchmark of library-scale code migration across CPU architectures
 (github WisdomJoy/QM-LibBench; arXiv id not found: the note read the repository only).
 
+Read: the ICML abstract (../shared/papers/abstracts/qm_libbench.txt) and the repository
+(metadata.json, prompt.txt, benchmark/evaluate.py, Dockerfile). The full text was not found in
+the stored pages (searched 2026-12-06, issue 30): no section of the body was read. The abstract
+names the transitions (ARM -> RISC-V, x86 -> ARM, ARM -> LoongArch) and the scores
+(compilability, correctness, performance); evaluate.py scores compilation only (our
+``compile_only`` harness mutant), so correctness scoring follows the abstract's words.
+
 What the paper contributes is an evaluation harness, and that is what is implemented here: a
 migration candidate (a C source overlay for one library kernel) is cross-compiled for the target
 ISA, run under qemu-user on the task's seeded test driver, and scored against the library's
@@ -22,11 +29,14 @@ every candidate): ``harness="compile_only"`` scores compilation as success (no o
 coverage).
 
 Deviations:
-1. Four small kernels written here (saxpy, int16 dot, memchr, SAD) with x86 SSE sources instead
-   of the paper's 85 libjpeg / OpenCV / NCNN operators with ARM sources; no CMake project, no
-   dispatch registration (the overlay is the whole translation unit), no git patches.
+1. Five small kernels written here instead of the paper's 85 libjpeg / OpenCV / NCNN
+   operators: four with x86 SSE sources (saxpy, int16 dot, memchr, SAD; x86 -> ARM and
+   x86 -> RISC-V) and one libjpeg-like YCbCr -> RGB row with an ARM NEON source (ARM -> RISC-V,
+   the paper's libjpeg direction; issue 30); no CMake project, no dispatch registration (the
+   overlay is the whole translation unit), no git patches; no LoongArch target (Debian has
+   qemu-loongarch64 but no LoongArch cross compiler).
 2. Targets are AArch64 (NEON reference) and RISC-V; Debian's riscv64 gcc 12 has no RVV
-   intrinsics, so the RISC-V reference uses GCC generic vectors, not RVV.
+   intrinsics (``riscv_vector.h``), so the RISC-V references use GCC generic vectors, not RVV.
 3. Correctness = byte-exact per-case hashes of a seeded driver, not the paper's gtest binaries;
    inputs are chosen so results are exact across ISAs.
 4. Speed-up under qemu-user is reported but means nothing (emulation cost, not hardware); the
@@ -203,7 +213,8 @@ class ScoredCandidate(Method):
 
 @dataclass
 class ReferenceOverlay(ScoredCandidate):
-    """The hand-written target port shipped with the task (NEON; generic vectors on RISC-V).
+    """The hand-written target port shipped with the task (NEON on AArch64, generic vectors on
+    RISC-V).
     ``mutant="tail_bug"``: the same port without its tail loop (the deliberately broken patch)."""
 
     name = "reference_overlay"

@@ -14,6 +14,9 @@ from claimbench.baselines.greedy_decoding import (  # noqa: E402
     Counter, GreedyDecoding, exact_fraction, greedy, prefix_fraction)
 from claimbench.baselines.lookahead_decoding import (LookaheadDecoding, local_mask,  # noqa: E402
                                                      lookahead_generate, positions_of)
+from claimbench.baselines.self_speculative import (  # noqa: E402
+    SSDState, SelfSpeculativeDecoding, choose_skip, draft_step, ssd_generate, sublayers,
+    weight_fraction)
 from claimbench.baselines.streaming_llm import StreamingLLMDecoding, streaming_visible  # noqa: E402
 from claimbench.baselines.tiny_transformer import TransformerConfig, build_model  # noqa: E402
 from claimbench.benchmarks.fafo import BENCHMARK  # noqa: E402
@@ -192,4 +195,65 @@ def test_run_outputs_on_a_tiny_instance():
 
 def test_benchmark_labels():
     labels = {c.label for c in BENCHMARK.grids["quick"].methods}
-    assert {"greedy", "streaming_llm", "lookahead", "fafo", "fafo[mutant=lossy_verify]"} <= labels
+    assert {"greedy", "streaming_llm", "lookahead", "fafo", "fafo[mutant=lossy_verify]",
+            "self_speculative"} <= labels
+
+
+# --- Self-Speculative Decoding (baselines/self_speculative.py) ---
+
+
+@pytest.mark.parametrize("skip", [(("attn", 1),), (("attn", 1), ("mlp", 1)),
+                                  (("mlp", 0), ("attn", 1)), (("attn", 0), ("mlp", 0))])
+def test_ssd_equals_greedy(lm, skip):
+    """Lossless: whatever is skipped in drafting, the output is full-cache greedy decoding's."""
+    model, prompts = lm
+    for i, p in enumerate(prompts[:3]):
+        st = SSDState()
+        ref = greedy(model, p, 24)
+        assert ssd_generate(model, p, 24, skip, Counter(), st) == ref
+        assert 0 <= st.accepted <= st.drafted
+
+
+def test_ssd_equals_greedy_on_a_random_tiny_model():
+    model = _model(3)
+    for s in range(3):
+        p = _prompt(12, s)
+        assert ssd_generate(model, p, 10, (("mlp", 1),), Counter(), SSDState(), gamma0=0.0) == \
+            _argmax_loop(model, p, 10)
+
+
+def test_ssd_draft_with_nothing_skipped_is_the_full_model(lm):
+    """The draft pass with no skipped sublayer reproduces the full model's next-token logits,
+    so every draft is accepted (up to K per step) and each step emits K + 1 tokens."""
+    model, prompts = lm
+    p = prompts[0]
+    cache = model.new_cache()
+    model(torch.as_tensor(p[:-1])[None], cache=cache)
+    full = model(torch.as_tensor(p)[None])[0, -1]
+    assert torch.allclose(draft_step(model, int(p[-1]), cache, frozenset()), full, atol=1e-10)
+    st, c = SSDState(), Counter()
+    out = ssd_generate(model, p, 20, (), c, st, K=4, gamma0=0.0)
+    assert out == greedy(model, p, 20) and st.accepted == st.drafted
+    assert len(out) == 20 and c.forwards == 4 * (4 + 1)  # 4 steps of 4 drafts + 1 verification
+
+
+def test_weight_fraction_by_hand():
+    model = _model(0)  # d = 32, d_ff = 64: attention 4 d^2 + LN 2 d, MLP 2 d d_ff + d_ff + d + LN
+    attn, mlp = 4 * 32 * 32 + 64, 2 * 32 * 64 + 64 + 32 + 64
+    assert weight_fraction(model, (("attn", 1),)) == pytest.approx(1 - attn / (2 * attn + 2 * mlp))
+    assert weight_fraction(model, ()) == 1.0
+    assert sublayers(2) == [("attn", 0), ("mlp", 0), ("attn", 1), ("mlp", 1)]
+
+
+def test_choose_skip_returns_a_proper_subset(lm):
+    model, prompts = lm
+    skip = choose_skip(model, prompts[:1], 12, 2)
+    assert 1 <= len(skip) < 4 and set(skip) <= set(sublayers(2))
+
+
+def test_ssd_run_outputs_on_a_tiny_instance():
+    data = TemplatedCode(n_train_chars=3000, n_prompts=2, prompt_len=30, gen_len=8,
+                         lm_d_model=16, lm_steps=3, lm_batch=2, lm_context=32).make(0).data
+    out = SelfSpeculativeDecoding(n_dev=1).run(data, 1)
+    assert out["tokens"] == out["reference"]
+    assert out["model_passes"] <= out["forwards"] and len(out["skip"]) >= 1

@@ -1,6 +1,7 @@
 import numpy as np
 
-from claimbench.baselines.vdn_adversarial import VDN, ObsCoder, episode, observe
+from claimbench.baselines.vdn_adversarial import (PLANS, VDN, ObsCoder, cross_mi, episode,
+                                                fit_mi_attack, observe, train_vdn)
 from claimbench.datasets.level_foraging import EAST, LOAD, NOOP, NORTH, WEST, Foraging, LevelForaging
 from claimbench.methods.ibal_marl import IBAL
 
@@ -72,3 +73,34 @@ def test_ibal_trains_on_masked_rows_vanilla_does_not():
     assert ib["visited_masked_rows"] > 0
     assert va["visited_masked_rows"] == 0 and nm["visited_masked_rows"] == 0
     assert set(ib) == set(va)
+
+
+def test_plugin_mi_independent_vs_copied():
+    rng = np.random.default_rng(0)
+    x = rng.integers(4, size=20000)
+    copied = np.c_[x, x]  # I(X; X) = H(X) = log 4 for a uniform 4-valued X
+    assert np.isclose(cross_mi(copied), np.log(4), atol=1e-3)
+    indep = np.c_[x, rng.integers(4, size=20000)]
+    assert cross_mi(indep) < 2e-3  # plug-in bias about (4-1)^2 / (2n)
+    assert cross_mi(np.c_[x, np.zeros_like(x)]) == 0.0  # a constant carries no information
+    assert cross_mi([]) == 0.0
+
+
+def test_mi_attacker_picks_min_estimate_constant_action_is_zero():
+    data = LevelForaging().make(0).data
+    env, coder, q = train_vdn(data, 0, "none", 0.3, 200, 0.1, 0.95, 0.05)
+    # Budget p = 1: a NOOP victim action on every step is constant, so its MI estimate is 0.
+    plan, est = fit_mi_attack(env, coder, q, np.random.default_rng(0), 1.0, 3, "min")
+    assert est[("keep", "noop")] == 0.0 and est[plan] == min(est.values()) == 0.0
+    plan_max, est_max = fit_mi_attack(env, coder, q, np.random.default_rng(0), 1.0, 3, "max")
+    assert est_max == est and est[plan_max] == max(est.values()) > 0.0
+    assert len(est) == len(PLANS) == 9
+
+
+def test_mi_attack_outputs_for_every_method():
+    data = LevelForaging().make(0).data
+    out = VDN(n_episodes=100, n_eval=4, mi_batch=2).run(data, 0)
+    for k in ("return_mi", "interaction_mi", "interaction_clean", "return_drop_mi_vs_noise"):
+        assert k in out
+    assert np.isclose(out["return_drop_mi_vs_noise"], out["return_noise"] - out["return_mi"])
+    assert set(IBAL(n_episodes=100, n_eval=4, mi_batch=2).run(data, 0)) == set(out)

@@ -203,3 +203,58 @@ def test_chain_sampler_follows_the_transition_rows_token_by_token():
     for t in range(1, 3000):
         ref.append(min(int(np.searchsorted(cumA[ref[-1]], u[t])), 4))
     assert np.array_equal(z, ref)
+
+
+def test_token_substitution_rate_and_never_the_same_token():
+    from claimbench.baselines.mixer_lm import substitute_tokens
+
+    x = torch.arange(48).repeat(400).view(200, 96) % 48  # (200, 96)
+    assert torch.equal(substitute_tokens(x, 48, 0.0, seed=1), x)
+    full = substitute_tokens(x, 48, 1.0, seed=1)
+    assert bool((full != x).all()) and int(full.max()) < 48 and int(full.min()) >= 0
+    xp = substitute_tokens(x, 48, 0.1, seed=1)
+    frac = float((xp != x).double().mean())  # binomial, n = 19200: sd 0.002
+    assert abs(frac - 0.1) < 0.01
+    assert torch.equal(xp, substitute_tokens(x, 48, 0.1, seed=1))
+    assert not torch.equal(xp, substitute_tokens(x, 48, 0.1, seed=2))
+
+
+def test_jsd_bits_known_values():
+    from claimbench.baselines.mixer_lm import jsd_bits
+
+    p = torch.tensor([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0]], dtype=torch.float64)
+    q = torch.tensor([[0.5, 0.5, 0.0], [0.0, 1.0, 0.0]], dtype=torch.float64)
+    # log 0 = -inf would give 0 * inf = nan; a mass of 1e-300 stands for 0
+    lp, lq = torch.log(p.clamp(min=1e-300)), torch.log(q.clamp(min=1e-300))
+    out = jsd_bits(lp, lq)
+    assert out[0].item() == pytest.approx(0.0, abs=1e-12)  # identical
+    assert out[1].item() == pytest.approx(1.0, abs=1e-9)  # disjoint supports: 1 bit
+    # p = (1, 0), q = (1/2, 1/2): m = (3/4, 1/4); JSD = 1/2 KL(p||m) + 1/2 KL(q||m)
+    a = torch.log(torch.tensor([1.0, 1e-300], dtype=torch.float64))
+    b = torch.log(torch.tensor([0.5, 0.5], dtype=torch.float64))
+    want = 0.5 * math.log2(4 / 3) + 0.5 * (0.5 * math.log2(2 / 3) + 0.5 * math.log2(2))
+    assert jsd_bits(a, b).item() == pytest.approx(want, abs=1e-9)
+
+
+def test_perturbation_scores_of_a_context_free_model():
+    """The no_mixer model sees only the current token: JSD is 0 wherever the input token is
+    unchanged, so the mean JSD equals the substituted positions' JSD times their share."""
+    from claimbench.baselines.mixer_lm import jsd_bits, perturbation_scores, substitute_tokens
+
+    m = ProtoT(mutant="no_mixer", **TINY)
+    model = build_model(m.model_config(12), 0, mixer=m.mixer_factory())
+    model.eval()
+    x = torch.randint(0, 12, (6, 16), generator=torch.Generator().manual_seed(0))  # (6, 16)
+    y = torch.roll(x, -1, dims=1)
+    out = perturbation_scores(model, x, y, 12, 0.3, seed=5)
+    xp = substitute_tokens(x, 12, 0.3, seed=5)
+    with torch.no_grad():
+        j = jsd_bits(torch.log_softmax(model(x).double(), -1),
+                     torch.log_softmax(model(xp).double(), -1))  # (6, 16)
+    changed = xp != x
+    assert float(j[~changed].abs().max()) < 1e-12
+    assert out["perturb_jsd"] == pytest.approx(float(j.mean()))
+    assert out["perturb_frac"] == pytest.approx(float(changed.double().mean()))
+    same = perturbation_scores(model, x, y, 12, 0.0, seed=5)
+    assert same["perturb_jsd"] == pytest.approx(0.0, abs=1e-12)
+    assert same["perturb_nll_gain"] == pytest.approx(0.0, abs=1e-12)

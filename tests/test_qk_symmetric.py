@@ -210,3 +210,35 @@ def test_cached_draws_are_the_uncached_ones_and_shared(tmp_path, monkeypatch):
     assert np.array_equal(one, qk.draw(model, 1.0, labels, x0, 10)["samples"])
     assert np.array_equal(qk.vanilla_samples(model, labels, x0, 10),
                           qk.sample(model, labels, x0, 10))
+
+
+def test_frontier_gain_on_a_known_polyline():
+    from claimbench.benchmarks.qk_symmetric import frontier_gain
+
+    g_fid, g_div = [0.5, 0.7, 0.9], [3.0, 2.0, 1.0]  # guidance w = 1, 1.5, 2: a trade-off
+    assert frontier_gain(g_fid, g_div, 0.8, 2.0) == pytest.approx(0.5)  # frontier 1.5 at 0.8
+    assert frontier_gain(g_fid, g_div, 0.9, 1.0) == pytest.approx(0.0)  # on the frontier
+    assert frontier_gain(g_fid, g_div, 0.95, 1.2) == pytest.approx(0.2)  # above: vs w = 2
+    assert frontier_gain(g_fid, g_div, 0.4, 9.0) is None  # below the band: no matched point
+    # a frontier that doubles back: the best of its segments at 0.8 (1.5 and 1.75) counts
+    assert frontier_gain([0.5, 0.9, 0.7], [3.0, 1.0, 2.5], 0.8, 2.0) == pytest.approx(0.25)
+
+
+def test_inert_knob_is_vanilla_at_every_alpha_and_frontier_is_vanilla_draws(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setenv("CLAIMBENCH_CHECKPOINTS", str(tmp_path))
+    assert logit_coefficients(1.4, "inert_knob") == (1.0, 0.0)
+    data = Digits().make(0).data
+    tiny = dict(train_steps=20, batch_size=16, n_per_class=2, sample_steps=3, d_model=16,
+                n_layers=1, diagnostics=False)
+    out = SymmetricSkewSampler(mutant="inert_knob", sweep_alphas=(1.0, 1.4),
+                               guidance_sweep=(1.0, 2.0), **tiny).run(data, 1)
+    s = out["sweep"]["samples"]
+    assert np.array_equal(s[0], s[1]) and out["identity_dev"] < 1e-5
+    base = SymmetricSkewSampler(**tiny)
+    model, _ = base.trained_model(data, 1)
+    labels, x0 = base.sample_inputs(data, 1)
+    g = out["guidance_sweep"]
+    assert g["guidances"] == [1.0, 2.0]
+    assert np.array_equal(g["samples"][1], base.sample(model, labels, x0, 10))  # w = 2
+    assert not np.allclose(g["samples"][0], g["samples"][1])

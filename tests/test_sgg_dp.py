@@ -164,3 +164,43 @@ def test_smoke_grid_runs():
         for name, v in r["metrics"].items():
             assert v is None or math.isfinite(v), name
         assert r["outputs"]["mse"] > 0
+
+
+def test_premise_gaussian_delta_by_quadrature_known_answers():
+    from scipy.stats import norm
+
+    from claimbench.benchmarks.sgg_dp import gaussian_delta_by_quadrature
+
+    # eps = 0: delta is the total variation distance 2 Phi(1 / (2 sigma)) - 1.
+    for sigma in (0.4, 1.0, 5.0):
+        assert gaussian_delta_by_quadrature(0.0, sigma) == pytest.approx(2 * norm.cdf(0.5 / sigma) - 1, rel=1e-9)
+    assert gaussian_delta_by_quadrature(0.5, 1e-3) == pytest.approx(1.0, rel=1e-9)  # tiny noise: no privacy
+
+
+def test_premise_gauss_metric_detects_miscalibration():
+    from claimbench.api import Instance
+    from claimbench.benchmarks.sgg_dp import _gauss_delta_relerr
+
+    eps, delta, k = 0.7, 1e-3, 4  # not a grid regime
+    inst = Instance(data={"eps": eps, "delta": delta, "T": 3, "k": k, "sensitivity": 1.0}, truth={})
+    sigma = gaussian_sigma_composed(eps, delta, k, "tight")
+    assert _gauss_delta_relerr(inst, {"sigma": sigma}) < 1e-8
+    assert _gauss_delta_relerr(inst, {"sigma": 0.98 * sigma}) > 1e-2  # too little noise: delta too large
+    assert _gauss_delta_relerr(inst, {"mse": 1.0}) is None
+
+
+def test_premise_l2_delta_by_survival_laplace_and_calibration():
+    from claimbench.api import Instance
+    from claimbench.benchmarks.sgg_dp import _l2_delta_relerr, l2_delta_by_survival
+
+    # T = 1: the l2 mechanism is Laplace(1); delta(eps) = 1 - exp((eps - shift) / 2) for eps < shift.
+    for eps, shift in [(0.5, 1.0), (1.0, 3.0)]:
+        assert l2_delta_by_survival(eps, shift, 1) == pytest.approx(1 - math.exp((eps - shift) / 2), rel=1e-3)
+    assert l2_delta_by_survival(2.0, 1.5, 3) == 0.0  # pure eps-DP once eps >= shift
+    eps, delta, T = 0.7, 1e-3, 3  # not a grid regime
+    cal = calibrate_sgg(eps, delta, T, 0.0, 1.0)
+    inst = Instance(data={"eps": eps, "delta": delta, "T": T, "k": 1, "sensitivity": 1.0}, truth={})
+    out = {"beta": cal["beta"], "a": 0.0, "p": 1.0}
+    assert _l2_delta_relerr(inst, out) < 1e-2
+    assert _l2_delta_relerr(inst, dict(out, beta=1.05 * cal["beta"])) > 1e-2  # shift 5 % too large
+    assert _l2_delta_relerr(inst, dict(out, p=2.0)) is None
