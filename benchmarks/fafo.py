@@ -385,7 +385,10 @@ BENCHMARK = Benchmark(
                        "unchanged",
                   why="issue 28: 'c4/c6's only foils are their own denominators'; re-examined "
                       "against the grid, which now also holds Self-Speculative Decoding",
-                  results_seen=True),
+                  results_seen=True,
+                  rule="issue 28-30 review: foil notes only and a config these claims do not "
+                       "read; the locked checks and every non-timing metric of the committed "
+                       "quick cells unchanged (0 differences)"),
         Amendment(date="2026-12-06",
                   claims=("c8_one_kv_cache", "c9_less_sensitive_than_ssd",
                           "c10_outperforms_lossless_draftless"),

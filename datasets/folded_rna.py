@@ -16,8 +16,13 @@ Generation (seeded, ``numpy.random.default_rng(seed)``):
    learned models; the dot-bracket target is given as the design target (classical inverse
    folding needs it; bp-F1 is scored against it).
 
-``data`` = {"train": [{"coords", "seq"}], "test": [{"coords", "structure"}]}; the test members'
-native sequences go to ``truth`` only.
+4. ``pretrain_per_family`` further members of every family, drawn as in 2 but from a separate
+   generator (``default_rng([seed, 1])``, so train and test are those of the same seed without
+   them), given as sequences only: the unlabelled corpus a sequence "foundation model" is
+   pretrained on, disjoint from the design models' training set (issue 30).
+
+``data`` = {"train": [{"coords", "seq"}], "test": [{"coords", "structure"}], "pretrain": [seq]};
+the test members' native sequences go to ``truth`` only.
 """
 from __future__ import annotations
 
@@ -99,10 +104,12 @@ class FoldedRNAFamilies(Dataset):
     mutation: float = 0.1  # ours: within-family substitution rate
     min_paired: float = 0.3  # research note: keep structures with >= 30% paired positions
     coord_noise: float = 0.1  # ours: "layout coordinates plus noise" (note), backbone-step units
+    pretrain_per_family: int = 64  # ours: 4x train_per_family, the teacher's unlabelled corpus
 
     def make(self, seed: int) -> Instance:
         rng = np.random.default_rng(seed)
         train, test, truth = [], [], {"seq": [], "structure": [], "family": []}
+        consensus = []
         for fam in range(self.n_families):
             n = int(rng.integers(self.len_lo, self.len_hi + 1))
             cons = _random_seq(rng, n)
@@ -110,6 +117,7 @@ class FoldedRNAFamilies(Dataset):
                 if paired_fraction(fold(cons)) >= self.min_paired:
                     break
                 cons = _random_seq(rng, n)
+            consensus.append(cons)
             for m in range(self.train_per_family + self.test_per_family):
                 for _ in range(200):
                     seq = _mutate(rng, cons, self.mutation)
@@ -124,4 +132,14 @@ class FoldedRNAFamilies(Dataset):
                     truth["seq"].append(seq)
                     truth["structure"].append(st)
                     truth["family"].append(fam)
-        return Instance(data={"train": train, "test": test}, truth=truth)
+        prng = np.random.default_rng([seed, 1])
+        pretrain = [self._member(prng, cons) for cons in consensus
+                    for _ in range(self.pretrain_per_family)]
+        return Instance(data={"train": train, "test": test, "pretrain": pretrain}, truth=truth)
+
+    def _member(self, rng: np.random.Generator, cons: str) -> str:
+        for _ in range(200):
+            seq = _mutate(rng, cons, self.mutation)
+            if paired_fraction(fold(seq)) >= self.min_paired:
+                break
+        return seq

@@ -17,10 +17,10 @@ Implemented (on the encoder of baselines/knn_message_passing.py):
     soft degree per node, gates being positive) is added to the loss. ``edges_kept`` = mean over
     layers of the fraction of candidate edges with g > 0.5 on the test structures.
 (2) FGD (training only). A frozen sequence "foundation model" T (a bidirectional GRU masked LM,
-    trained first on the training sequences: position i is predicted from the forward state at
-    i - 1 and the backward state at i + 1) embeds the native sequence: z_i = [fwd_{i-1},
-    bwd_{i+1}] (the context of i, not s_i itself). FiLM: h^T_i = (1 + W_g z_i) * h_i + W_b z_i on
-    the encoder output h_i. Loss:
+    pretrained first on an unlabelled corpus (deviation 2): position i is predicted from the
+    forward state at i - 1 and the backward state at i + 1) embeds the native sequence:
+    z_i = [fwd_{i-1}, bwd_{i+1}] (the context of i, not s_i itself). FiLM:
+    h^T_i = (1 + W_g z_i) * h_i + W_b z_i on the encoder output h_i. Loss:
         L = CE(W_S h, s) + CE(W_T h^T, s) + lambda_kd tau^2 KL(softmax(W_T h^T / tau) ||
             softmax(W_S h / tau)) + lambda_f ||h - sg(h^T)||^2 / d + (gate penalty),
     the teacher's outputs detached (sg) in the two distillation terms (the teacher branch's own
@@ -32,8 +32,12 @@ Deviations (numbered):
 1. Secondary-structure proxy: ViennaRNA MFE structures of family members, as noisy 2-D layout
    coordinates (datasets/folded_rna.py), not PDB tertiary structures; the metrics are recovery,
    Macro-F1 and base-pair F1 of the ViennaRNA refold, not RMSD/TM-score.
-2. The teacher is a 1-layer BiGRU masked LM trained on the benchmark's own training sequences,
-   not a pretrained RNA foundation model (RNA-FM and the like cannot run here).
+2. The teacher is a 1-layer BiGRU masked LM pretrained on a generated corpus of further members
+   of the same families (``data["pretrain"]``, 4x the student's training set, disjoint from it;
+   ``teacher_data="train"``: on the student's own training sequences, the design before issue
+   30), not a pretrained RNA foundation model (RNA-FM and the like cannot run here).
+   ``teacher_heldout_acc``: its masked-LM accuracy on the student's training sequences, which it
+   never saw.
 3. FiLM is applied once, to the encoder's last-layer output; where the paper applies it and which
    distillation terms it uses are unknown (abstract only). The feature term and the KL term are
    our reconstruction of "softly transferring knowledge".
@@ -114,15 +118,19 @@ def train_teacher(torch, seqs: list[str], hidden: int, epochs: int, lr: float, g
             opt.zero_grad()
             loss.backward()
             opt.step()
+    teacher.eval()
+    return teacher, teacher_accuracy(torch, teacher, seqs)
+
+
+def teacher_accuracy(torch, teacher, seqs: list[str]) -> float:
+    """Masked-LM accuracy: fraction of positions i where argmax T(context of i) = s_i."""
     hits = 0
     with torch.no_grad():
-        for idx in groups:
+        for idx in by_length(seqs).values():
             bs = [seqs[i] for i in idx]
             y = torch.as_tensor([[NUC.index(c) for c in s] for s in bs])  # (B, L)
             hits += int((teacher["out"](teacher_context(torch, teacher, bs)).argmax(-1) == y).sum())
-    acc = hits / sum(len(s) for s in seqs)
-    teacher.eval()
-    return teacher, acc
+    return hits / sum(len(s) for s in seqs)
 
 
 def cached_teacher(torch, seqs: list[str], hidden: int, epochs: int, lr: float, seed: int):
@@ -165,8 +173,14 @@ class ATLFGD(KnnMPNN):
     teacher_epochs: int = 30  # ours
     teacher_lr: float = 1e-2  # ours
     mutant: str = ""  # "" or "shuffled_teacher"
+    # the teacher's corpus: "pretrain" = the dataset's unlabelled family members that the student
+    # never sees (knowledge it lacks, as a foundation model's; issue 30), "train" = the student's
+    # own training sequences (self-distillation, the design before issue 30)
+    teacher_data: str = "pretrain"
 
     def __post_init__(self) -> None:
+        if self.teacher_data not in ("pretrain", "train"):
+            raise ValueError(f"teacher_data {self.teacher_data!r} not in ('pretrain', 'train')")
         if self.mutant not in MUTANTS:
             raise ValueError(f"mutant {self.mutant!r} not in {MUTANTS}")
 
@@ -191,13 +205,17 @@ class ATLFGD(KnnMPNN):
 
     def _prepare(self, torch, data: dict, gen) -> None:
         self._z = {}
-        self.teacher_acc = None
+        self.teacher_acc = self.teacher_heldout_acc = None
         if not self.fgd:
             return
         seqs = [g["seq"] for g in data["train"]]
-        teacher, self.teacher_acc = cached_teacher(torch, seqs, self.teacher_hidden,
+        corpus = list(data["pretrain"]) if self.teacher_data == "pretrain" else seqs
+        teacher, self.teacher_acc = cached_teacher(torch, corpus, self.teacher_hidden,
                                                    self.teacher_epochs, self.teacher_lr,
                                                    self._run_seed)
+        # held out only when the teacher never saw the student's sequences
+        self.teacher_heldout_acc = (teacher_accuracy(torch, teacher, seqs)
+                                    if self.teacher_data == "pretrain" else None)
         with torch.no_grad():
             for idx in by_length(seqs).values():
                 z = teacher_context(torch, teacher, [seqs[i] for i in idx])  # (B, L, 2H)
@@ -239,6 +257,8 @@ class ATLFGD(KnnMPNN):
         out = super().run(data, seed)
         if self.fgd:
             out["teacher_acc"] = self.teacher_acc
+            if self.teacher_heldout_acc is not None:
+                out["teacher_heldout_acc"] = self.teacher_heldout_acc
         self._z = {}
         return out
 

@@ -184,3 +184,47 @@ def test_atl_fgd_runs_end_to_end_and_teacher_learns_family_context(tmp_path, mon
     again = ATLFGD(hidden=8, n_layers=1, epochs=2, teacher_epochs=40).run(inst.data, 0)
     assert again["designs"] == out["designs"]  # the cached teacher leaves the run unchanged
     assert KnnMPNN(hidden=8, n_layers=1, epochs=1).run(inst.data, 0)["edges_kept"] == 1.0
+
+
+def test_pretrain_corpus_is_extra_family_members_and_leaves_train_and_test_unchanged():
+    base = FoldedRNAFamilies(**SMALL, pretrain_per_family=0).make(5)
+    inst = FoldedRNAFamilies(**SMALL, pretrain_per_family=6).make(5)
+    assert base.data["pretrain"] == []
+    assert [g["seq"] for g in inst.data["train"]] == [g["seq"] for g in base.data["train"]]
+    assert inst.truth == base.truth
+    pre = inst.data["pretrain"]
+    assert len(pre) == 2 * 6
+    train = {g["seq"] for g in inst.data["train"]}
+    for fam in range(2):  # members of family fam: its length, close to its training members
+        block = pre[6 * fam:6 * fam + 6]
+        ref = inst.data["train"][4 * fam]["seq"]
+        assert {len(s) for s in block} == {len(ref)}
+        assert all(np.mean([a != b for a, b in zip(s, ref)]) < 0.5 for s in block)
+    assert len(train & set(pre)) <= 1  # distinct random draws (10% mutations of ~26 nt)
+
+
+def test_heldout_acc_metric_reads_the_teacher_or_falls_back_to_recovery():
+    from claimbench.benchmarks.atl_fgd_rna import _heldout_acc
+    inst = Instance(data=None, truth={"seq": ["ACGU"], "structure": ["...."]})
+    assert _heldout_acc(inst, {"designs": ["ACGG"]}) == pytest.approx(0.75)
+    assert _heldout_acc(inst, {"designs": ["ACGG"], "teacher_heldout_acc": 0.9}) == 0.9
+
+
+def test_pretrained_teacher_reports_heldout_accuracy_and_train_teacher_does_not(tmp_path,
+                                                                                 monkeypatch):
+    from claimbench.methods.atl_fgd_rna import teacher_accuracy
+    monkeypatch.setenv("CLAIMBENCH_CHECKPOINTS", str(tmp_path))
+    inst = FoldedRNAFamilies(**SMALL, mutation=0.05, pretrain_per_family=16).make(2)
+    kw = dict(hidden=8, n_layers=1, epochs=1, teacher_epochs=40)
+    out = ATLFGD(**kw).run(inst.data, 0)
+    assert out["teacher_heldout_acc"] > 0.6  # 5% mutations: unseen members share the consensus
+    self_out = ATLFGD(teacher_data="train", **kw).run(inst.data, 0)
+    assert "teacher_heldout_acc" not in self_out
+    with pytest.raises(ValueError):
+        ATLFGD(teacher_data="nonsense")
+    teacher = build_teacher(torch, 4)
+    with torch.no_grad():
+        for p in teacher.parameters():
+            p.zero_()
+        teacher["out"].bias[2] = 1.0  # always predicts G
+    assert teacher_accuracy(torch, teacher, ["GGAA", "GAGA", "CCCCCC"]) == pytest.approx(4 / 14)
