@@ -187,7 +187,9 @@ def predict(model, test: dict, active: list[str], batch: int = 250) -> dict:
             answers.append(logits.argmax(-1).reshape(-1, n_q).numpy())  # (b, n_q)
             for k in active:
                 p = model[k](h)  # (b, C, s, s)
-                dense[k].append((p.argmax(1) if k == "seg" else p).numpy())
+                # numpy's argmax over the class axis: the same indices (first maximum, as
+                # torch's) at a fraction of torch's strided CPU reduction
+                dense[k].append(np.argmax(p.numpy(), axis=1) if k == "seg" else p.numpy())
     out = {"answers": np.concatenate(answers)}
     for k in active:
         out[f"pred_{k}"] = np.concatenate(dense[k]).astype(np.float32 if k != "seg" else np.int64)

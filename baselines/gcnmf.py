@@ -123,7 +123,7 @@ def fit_gcnmf(data: dict, *, components: int, hidden: int, dropout: float, lr: f
         return spmm(adj, h @ w2) + b2  # (n, classes)
 
     return fit_early_stopped(params, forward, data, lr=lr, weight_decay=weight_decay,
-                             epochs=epochs, patience=patience)
+                             epochs=epochs, patience=patience, deterministic=dropout <= 0)
 
 
 @dataclass

@@ -55,8 +55,10 @@ def icnn_revenue(values: np.ndarray, params: dict, beta: float, chunk: int = 50_
     return float(tot / len(values))
 
 
-def revenue_and_grads(x: np.ndarray, params: dict, beta: float):
-    """Mean revenue and its gradients w.r.t. alpha, theta, c."""
+def revenue_and_grads(x: np.ndarray, params: dict, beta: float, with_revenue: bool = True):
+    """Mean revenue and its gradients w.r.t. alpha, theta, c. With ``with_revenue=False`` the
+    revenue (no gradient needs it; the training loop records it every few steps only) is not
+    computed and None is returned in its place."""
     a, v, c = unpack(params)
     N = len(x)
     m = x @ v.T  # (N, H)
@@ -64,7 +66,7 @@ def revenue_and_grads(x: np.ndarray, params: dict, beta: float):
     s = _sigmoid(beta * z)
     sp = _softplus(beta * z) / beta
     g = beta * s * (1.0 - s)  # d sigmoid(beta z) / dz
-    rev = float(((s * m).sum(1) - (a[None, :] * sp).sum(1)).mean())
+    rev = float(((s * m).sum(1) - (a[None, :] * sp).sum(1)).mean()) if with_revenue else None
     d_c = (g * m - a[None, :] * s).mean(axis=0)  # (H,)
     d_m = g * m / a[None, :]  # (N, H)
     d_a = (-sp - g * m * m / a[None, :] ** 2 + s * m / a[None, :]).mean(axis=0)  # (H,)
@@ -103,10 +105,11 @@ class ICNNAuction(Method):
         keys = ("alpha", "theta", "c")
         opt = Adam(self.lr)
         trace_x, trace_y = [], []
+        every = max(1, self.n_steps // 50)  # trace period
         for t in range(1, self.n_steps + 1):
-            rev, grads = revenue_and_grads(x, params, self.beta)
+            rev, grads = revenue_and_grads(x, params, self.beta, with_revenue=t % every == 0)
             opt.step(params, {k: -grads[k] for k in keys})  # ascent on revenue
-            if t % max(1, self.n_steps // 50) == 0:
+            if t % every == 0:
                 trace_x.append(float(t))
                 trace_y.append(rev)
         return {

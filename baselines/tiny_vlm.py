@@ -168,9 +168,10 @@ def _describe(data: dict) -> Trace:
                               logits.argmax(-1))
             tok = torch.cat([tok, nxt[:, None]], dim=1)  # (N, T + 1)
             done |= nxt == EOS
-        hidden, attn = internals(model, patches, tok.numpy())
-        t, emb = _inputs(patches, tok.numpy())
-        logp = torch.log_softmax(model(t, embeds=emb), dim=-1)  # (N, T, V)
+        # the logits of internals' forward pass are those of model(t, embeds=emb) on the same
+        # inputs (keep_qkv only keeps a copy of q, k, v): reused, not computed a second time
+        hidden, attn, logits = internals(model, patches, tok.numpy(), with_logits=True)
+        logp = torch.log_softmax(logits, dim=-1)  # (N, T, V)
         out_prob = torch.zeros(tok.shape)
         out_prob[:, 1:] = logp[:, :-1].gather(-1, tok[:, 1:, None])[..., 0].exp()
     lay = layout(P)
@@ -191,8 +192,9 @@ def _describe(data: dict) -> Trace:
                  n_classes=K)
 
 
-def internals(model, patches, tokens):
-    """Hidden states (L + 1, N, T, d) and attention probabilities (L, N, H, T, T)."""
+def internals(model, patches, tokens, with_logits: bool = False):
+    """Hidden states (L + 1, N, T, d) and attention probabilities (L, N, H, T, T); with
+    ``with_logits`` also the output logits (N, T, V) of the same forward pass (a tensor)."""
     import torch
 
     T = tokens.shape[1]
@@ -203,7 +205,7 @@ def internals(model, patches, tokens):
         with torch.no_grad():
             positions = torch.arange(T)
             x0 = model.embed(t, emb, positions)  # (N, T, d)
-            _, hid = model(t, embeds=emb, return_hidden=True)
+            logits, hid = model(t, embeds=emb, return_hidden=True)  # (N, T, V), L x (N, T, d)
             causal = positions[None, :] <= positions[:, None]  # (T, T)
             attn = []
             for b in model.blocks:
@@ -215,8 +217,9 @@ def internals(model, patches, tokens):
         for b in model.blocks:
             b.mixer.keep_qkv = False
             b.mixer.last_qkv = None
-    return (torch.stack(hidden).numpy().astype(np.float32),  # (L + 1, N, T, d)
-            torch.stack(attn).numpy().astype(np.float32))  # (L, N, H, T, T)
+    out = (torch.stack(hidden).numpy().astype(np.float32),  # (L + 1, N, T, d)
+           torch.stack(attn).numpy().astype(np.float32))  # (L, N, H, T, T)
+    return (*out, logits) if with_logits else out
 
 
 # -- helpers shared by the detectors -------------------------------------------------------------

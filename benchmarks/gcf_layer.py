@@ -29,6 +29,24 @@ from claimbench.methods.gcf_layer import (GCFAuction, GCFFit, GCFTransport, eval
                                          menu_revenue)
 
 
+def _per_cell(fn):
+    """A one-entry cache on the identity of (instance, outputs): several metrics read the same
+    evaluation on the fresh test sample (100k buyers; 20k points for each of a fit's menus), and
+    the harness calls them one after another on one cell's outputs. Holding both objects keeps
+    their ids from being reused by a later cell while the entry lives."""
+    last: list = []
+
+    def cached(instance, outputs):
+        if last and last[0] is instance and last[1] is outputs:
+            return last[2]
+        value = fn(instance, outputs)
+        last[:] = [instance, outputs, value]
+        return value
+
+    return cached
+
+
+@_per_cell
 def _revenue(instance, outputs) -> float | None:
     mech = outputs.get("mechanism")
     if mech is None:
@@ -66,6 +84,7 @@ def _map_err(instance, outputs) -> float | None:
     return float(np.linalg.norm(got - exact, axis=1).mean() / scale)
 
 
+@_per_cell
 def _fit_errors(instance, outputs) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Menu sizes, sup-norm function errors and mean gradient errors of a GCF fit's approximants
     on the fresh test sample."""
@@ -521,5 +540,10 @@ BENCHMARK = Benchmark(
                       "seed-0 wiring run of the four gcf_fit configs was seen, before these claims were "
                       "declared; nothing was changed after that run",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=('c10a_function_approximation', 'c10b_gradient_approximation', 'c1_revenue_n1', 'c2_revenue_n2', 'c3_revenue_n3', 'c4_revenue_n4', 'c5_revenue_n5', 'c6_revenue_n6', 'c7_beats_bundle_n2', 'c7_beats_bundle_n3', 'c7_beats_bundle_n4', 'c7_beats_bundle_n5', 'c7_beats_bundle_n6', 'c8_ot_cost', 'c9_convex_parameter_space'),
+                  what="methods/gcf_layer.py computes the same sums in the same order in fewer passes (row max read at the argmax, in-place softmax, fancy-indexed adds instead of np.add.at); the benchmark's revenue and fit-error metrics share one evaluation per cell (a one-entry cache holding the instance and outputs); baselines/input_convex_network.py computes revenue only on trace steps; grids, seeds, sizes, checks and foils unchanged",
+                  why='issue 27 item 5 (quick-suite CPU): 495 values of the 540 quick cells compared with a fresh run (fresh checkpoints): 0 differences; about 0.76x the CPU (117 -> 89 CPU-s, measured under load)',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

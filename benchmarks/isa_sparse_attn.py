@@ -12,6 +12,7 @@ declared not_run. The speed-up is judged at lossless quality (c4b): over an oper
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 
@@ -105,9 +106,33 @@ def _rel_error_at_budget(inst, out):
     return float(min(errs)) if errs else None
 
 
+_PER_INSTANCE: OrderedDict[int, tuple] = OrderedDict()  # the last instance's data-only values
+
+
+def _per_instance(inst, name, compute):
+    """``compute()`` once per instance: the metrics' data-only intermediates (the float64 q, k,
+    v, the dense mass per key, dense references) are the same for every method of an instance,
+    so each cell reuses the value its instance's first cell computed, the same numbers (issue
+    27: CPU). Keyed on the identity of the instance's q array, which the entry holds, so the id
+    cannot be reused by another array while the entry lives; the worker runs an instance's
+    methods one after another, so one entry is kept (the full grid's float64 copies and
+    references are ~0.5 GB). Callers must not modify the values in place."""
+    q = inst.data["q"]
+    entry = _PER_INSTANCE.pop(id(q), None)
+    if entry is None or entry[0] is not q:
+        entry = (q, {})
+    _PER_INSTANCE[id(q)] = entry  # the newest
+    while len(_PER_INSTANCE) > 1:
+        _PER_INSTANCE.popitem(last=False)
+    if name not in entry[1]:
+        entry[1][name] = compute()
+    return entry[1][name]
+
+
 def _f64(inst):
     torch = bsa._torch()
-    return tuple(as_tensor(inst.data[x], torch.float64) for x in ("q", "k", "v"))  # (H, N, d) each
+    return _per_instance(inst, "f64", lambda: tuple(
+        as_tensor(inst.data[x], torch.float64) for x in ("q", "k", "v")))  # (H, N, d) each
 
 
 def _sharpness_error_spearman(inst, out):
@@ -123,7 +148,9 @@ def _sharpness_error_spearman(inst, out):
     H = q.shape[0]
     idx = torch.nonzero(kept)[:, 1].view(H, -1)  # (H, N_kept)
     hi = torch.arange(H)[:, None]
-    ref = bsa.dense_attention(q, k[hi, idx], v[hi, idx], causal=False)  # (H, N, dv)
+    # the methods that keep the same keys share this reference (one per kept set)
+    ref = _per_instance(inst, ("kept_ref", kept.numpy().tobytes()), lambda: bsa.dense_attention(
+        q, k[hi, idx], v[hi, idx], causal=False))  # (H, N, dv)
     taylor = as_tensor(out["taylor_out"], torch.float64)  # (H, N, dv)
     err = torch.linalg.norm(taylor - ref, dim=-1).numpy()  # (H, N)
     score = np.asarray(out["routing_score"], dtype=np.float64)  # (H, N)
@@ -136,7 +163,8 @@ def _source_rel_error(inst, out):
     if ns is None:
         return None
     q, k, v = _f64(inst)
-    ref = bsa.dense_attention(q[:, :ns], k, v, causal=False)  # (H, ns, dv)
+    ref = _per_instance(inst, ("source_ref", ns), lambda: bsa.dense_attention(
+        q[:, :ns], k, v, causal=False))  # (H, ns, dv)
     diff = as_tensor(out["out"], ref.dtype)[:, :ns] - ref
     return float(np.linalg.norm(diff.numpy()) / np.linalg.norm(ref.numpy()))
 
@@ -144,13 +172,17 @@ def _source_rel_error(inst, out):
 def _key_mass(inst, out) -> np.ndarray:
     """(H, N) dense softmax mass each key receives, summed over all queries (data only)."""
     if "_key_mass" not in out:
-        torch = bsa._torch()
-        q, k, _ = _f64(inst)
-        mass = torch.zeros(k.shape[:2], dtype=torch.float64)
-        for a in range(0, q.shape[1], 512):
-            mass += bsa.attention_probs(q[:, a:a + 512], k, None, None, causal=False).sum(1)  # (H, N)
-        out["_key_mass"] = mass.numpy()
+        out["_key_mass"] = _per_instance(inst, "key_mass", lambda: _dense_key_mass(inst))
     return out["_key_mass"]
+
+
+def _dense_key_mass(inst) -> np.ndarray:
+    torch = bsa._torch()
+    q, k, _ = _f64(inst)
+    mass = torch.zeros(k.shape[:2], dtype=torch.float64)
+    for a in range(0, q.shape[1], 512):
+        mass += bsa.attention_probs(q[:, a:a + 512], k, None, None, causal=False).sum(1)  # (H, N)
+    return mass.numpy()
 
 
 def _context_mass_retained(inst, out):
@@ -532,5 +564,10 @@ BENCHMARK = Benchmark(
                        "or branches); every non-timing metric of the committed quick cells "
                        "unchanged (compared cell by cell with the fresh run: 180 cells, 0 "
                        "differences)"),
+        Amendment(date="2026-12-06", claims=('c1_sharpness_predicts_error', 'c1b_sharpness_predicts_error_vs', 'c2_beats_random_routing', 'c2b_beats_random_routing_vs', 'c3_near_lossless', 'c4_flop_ratio', 'c4b_flop_ratio_at_lossless', 'c5_preselect_keeps_context_mass', 'c6_video_editing_quality', 'c7_context_less_salient'),
+                  what="the benchmark's metrics share their data-only intermediates per instance (float64 q/k/v, dense key mass, source reference, one dense reference per kept key set), computed by the same code, in a one-entry cache that holds the instance's q array; methods, grids, seeds, checks and foils unchanged",
+                  why='issue 27 item 5 (quick-suite CPU): 1470 values of the 220 quick cells compared with a fresh run: 0 differences; 0.51x the CPU on paired instance sweeps (119 -> 44 CPU-s)',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

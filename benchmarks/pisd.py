@@ -355,6 +355,11 @@ BENCHMARK = Benchmark(
                        "cells or branches); every non-timing metric of the committed quick "
                        "cells unchanged (compared cell by cell with the fresh run: 0 "
                        "differences)"),
+        Amendment(date="2026-12-06", claims=('c1_forward_more_accurate', 'c2_inverse_more_accurate', 'c3_lower_pde_residual', 'c4_fewer_flops', 'c5_pde_term_lowers_residual', 'c6_helmholtz', 'c7_navier_stokes', 'c8_beats_fundps'),
+                  what="methods/pisd.py keeps the training set's sine coefficients from the standardisation pass instead of transforming the set a second time; grids, seeds, steps, checks and foils unchanged",
+                  why='issue 27 item 5 (quick-suite CPU): 448 values of the 70 quick cells compared with a fresh run: 0 differences; about 3 CPU-s less per quick grid (about 1 %)',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

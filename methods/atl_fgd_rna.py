@@ -77,12 +77,18 @@ def build_teacher(torch, hidden: int):
                           "out": nn.Linear(2 * hidden, 4)})
 
 
-def teacher_context(torch, teacher, seqs: list[str]):
+def tokens(torch, seqs: list[str]):
+    return torch.as_tensor([[NUC.index(c) for c in s] for s in seqs])  # (B, L)
+
+
+def teacher_context(torch, teacher, seqs: list[str], tok=None):
     """(B, L, 2H) context embeddings z_i = [fwd_{i-1}, bwd_{i+1}] of equal-length sequences: the
-    BiGRU states on either side of position i, so z_i never sees s_i itself."""
+    BiGRU states on either side of position i, so z_i never sees s_i itself. ``tok``: their
+    :func:`tokens`, when the caller has them already."""
     if len({len(s) for s in seqs}) != 1:
         raise ValueError("teacher_context takes sequences of one length")
-    tok = torch.as_tensor([[NUC.index(c) for c in s] for s in seqs])  # (B, L)
+    if tok is None:
+        tok = tokens(torch, seqs)  # (B, L)
     out, _ = teacher["gru"](teacher["emb"](tok))  # (B, L, 2H)
     H = out.shape[-1] // 2
     zeros = torch.zeros_like(out[:, :1, :H])  # (B, 1, H)
@@ -109,11 +115,12 @@ def train_teacher(torch, seqs: list[str], hidden: int, epochs: int, lr: float, g
     init_params(torch, teacher, gen)
     opt = torch.optim.Adam(teacher.parameters(), lr=lr)
     groups = list(by_length(seqs).values())
+    # each batch's tokens once, not at every epoch (issue 27: CPU; the same integer tensors)
+    batches = [([seqs[i] for i in g], tokens(torch, [seqs[i] for i in g])) for g in groups]
     for _ in range(epochs):
         for gi in torch.randperm(len(groups), generator=gen).tolist():
-            bs = [seqs[i] for i in groups[gi]]
-            z = teacher_context(torch, teacher, bs)  # (B, L, 2H)
-            y = torch.as_tensor([[NUC.index(c) for c in s] for s in bs])  # (B, L)
+            bs, y = batches[gi]  # y (B, L)
+            z = teacher_context(torch, teacher, bs, y)  # (B, L, 2H)
             loss = F.cross_entropy(teacher["out"](z).reshape(-1, 4), y.reshape(-1))
             opt.zero_grad()
             loss.backward()
@@ -128,8 +135,8 @@ def teacher_accuracy(torch, teacher, seqs: list[str]) -> float:
     with torch.no_grad():
         for idx in by_length(seqs).values():
             bs = [seqs[i] for i in idx]
-            y = torch.as_tensor([[NUC.index(c) for c in s] for s in bs])  # (B, L)
-            hits += int((teacher["out"](teacher_context(torch, teacher, bs)).argmax(-1) == y).sum())
+            y = tokens(torch, bs)  # (B, L)
+            hits += int((teacher["out"](teacher_context(torch, teacher, bs, y)).argmax(-1) == y).sum())
     return hits / sum(len(s) for s in seqs)
 
 

@@ -159,22 +159,29 @@ def run_executor(data: dict, masking: str = "dynamic", mutant: str = "") -> dict
     for i, (kind, layer, block) in enumerate(prompt):
         write(i, kind, layer, block)
     pairs = flops = 0
+    queries: dict[tuple[str, int], np.ndarray] = {}  # a head's query depends on its tag only
     for j, (kind, layer, operands) in enumerate(prog):
         i = len(prompt) + j
         ops = []
         for (ok, ol) in operands:
-            q = np.concatenate([BETA * tag_vector(ok, ol), [GAMMA]])  # (TAG + 1,)
+            q = queries.get((ok, ol))
+            if q is None:
+                q = queries[(ok, ol)] = np.concatenate([BETA * tag_vector(ok, ol),
+                                                        [GAMMA]])  # (TAG + 1,)
             if masking == "dynamic":
                 # the schedule's mask: the one relevant token (mutant: the prompt's W^0)
                 keys = np.array([1 + ol if (mutant == "stale_weights" and ok == "W")
                                  else latest[(ok, ol)]])
+                key_tags, key_values = tags[keys], values[keys]  # (1, TAG + 1), (1, P)
             else:
                 keys = np.arange(i)  # full causal prefix
-            s = tags[keys] @ q  # (k,)
+                # the prefix rows as views: the same numbers as tags[keys] without the copy
+                key_tags, key_values = tags[:i], values[:i]  # (i, TAG + 1), (i, P)
+            s = key_tags @ q  # (k,)
             a = np.exp(s - s.max())
             a /= a.sum()  # exactly one-hot (Deviation 3)
             src = keys[int(np.argmax(a))]
-            flat = a @ values[keys]  # (P,)
+            flat = a @ key_values  # (P,)
             ops.append(flat[:int(np.prod(shapes[src]))].reshape(shapes[src]))
             pairs += len(keys)
             flops += len(keys) * (2 * (TAG + 1) + 2 * P)

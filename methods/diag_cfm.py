@@ -103,13 +103,18 @@ class DiagCFM(Method):
         model, hist = train_flow(source_fn, target, self.flow_config(), seed, key)
         return model, hist, perm, mu, sd
 
-    def invert(self, model, perm, mu, sd, y_star, P: int, k: int, rng):
-        """Candidates (n, k, P) and their ZD, SC (n, k) for targets y_star (n, K)."""
+    def invert(self, model, perm, mu, sd, y_star, P: int, k: int, rng, scores: bool = True):
+        """Candidates (n, k, P) and their ZD, SC (n, k) for targets y_star (n, K); with
+        ``scores=False`` the designs only (ZD and SC None, no backward integration)."""
         K = y_star.shape[1]
         ys = (y_star - mu) / sd * self.label_scale  # (n, K)
         n = len(ys)
         z0 = np.concatenate([rng.standard_normal((n * k, P)), np.repeat(ys, k, axis=0)], 1)
         z1 = integrate(model, z0, 0.0, 1.0, self.ode_steps)  # (n k, P + K)
+        designs = np.empty((n * k, P))
+        designs[:, perm] = z1[:, :P]
+        if not scores:
+            return designs.reshape(n, k, P), None, None
         yrep = np.repeat(ys, k, axis=0)  # (n k, K)
         if self.mutant == "no_zero_anchor":
             zd = np.linalg.norm(z1[:, P:] - yrep, axis=1)
@@ -121,8 +126,6 @@ class DiagCFM(Method):
             sc = np.linalg.norm(back[:, P:] - yrep, axis=1)
         if self.mutant == "random_score":
             zd, sc = rng.random(n * k), rng.random(n * k)
-        designs = np.empty((n * k, P))
-        designs[:, perm] = z1[:, :P]
         return designs.reshape(n, k, P), zd.reshape(n, k), sc.reshape(n, k)
 
     def run(self, data, seed):
@@ -131,8 +134,11 @@ class DiagCFM(Method):
         for r in range(self.orderings):
             model, hist, perm, mu, sd = self.model(data, seed, r)
             rng = np.random.default_rng(derive_seed("noise", seed, r))
+            # orderings after the first contribute their designs only: their scores (and the
+            # SC backward integration) would be read by nothing; rng is per ordering, so the
+            # draws of ordering 0 are unchanged
             d, zd, sc = self.invert(model, perm, mu, sd, np.asarray(data["y_targets"]), P,
-                                    self.n_candidates, rng)
+                                    self.n_candidates, rng, scores=r == 0)
             out["designs_by_ordering"].append(d)
             if r == 0:
                 od, ozd, osc = self.invert(model, perm, mu, sd, np.asarray(data["y_ood"]), P, 1,

@@ -209,26 +209,42 @@ def soft_revenue_and_grads(x: np.ndarray, y: np.ndarray, b: np.ndarray, temp: fl
 
     The gradient includes the path through tau_eff = clip(temp / span, temp, max_temp), as
     autograd does in the code: d tau / d s = -temp / span^2 (e_argmax - e_argmin) inside the clip.
+
+    Written for CPU time (the auction cells' inner loop), with the arithmetic of the plain
+    version operation for operation, so the numbers are equal bit for bit: the row maximum
+    of tau * scores is tau * (the row maximum of scores), read at the argmax already found
+    (tau > 0 and rounding is monotone) instead of a second reduction; products and the softmax
+    are formed in place; the two span-path updates are fancy-indexed adds (the rows are
+    distinct within each, so np.add.at's unbuffered accumulation is not needed); gb's
+    difference is taken on contiguous rows before the default column is sliced off.
     """
     n = len(x)
-    scores = np.concatenate([np.zeros((n, 1)), x @ y.T - b[None, :]], axis=1)  # (N, J+1)
+    scores = np.empty((n, len(b) + 1))  # (N, J+1): column 0 is the default option
+    scores[:, 0] = 0.0
+    np.subtract(x @ y.T, b[None, :], out=scores[:, 1:])
     hi, lo = scores.argmax(axis=1), scores.argmin(axis=1)
     rows = np.arange(n)
-    span = scores[rows, hi] - scores[rows, lo]  # (N,)
+    top = scores[rows, hi]  # (N,) the row maxima
+    span = top - scores[rows, lo]  # (N,)
     span_c = np.maximum(span, 1e-3)
     raw = temp / span_c
     tau = np.clip(raw, temp, max_temp)[:, None]  # (N, 1)
-    w = softmax_rows(tau * scores)  # (N, J+1)
+    w = tau * scores  # (N, J+1), becomes the softmax weights
+    w -= (tau[:, 0] * top)[:, None]  # = the row maxima of tau * scores
+    np.exp(w, out=w)
+    w /= w.sum(axis=1, keepdims=True)
     bb = np.concatenate([[0.0], b])  # (J+1,)
     rev_i = w @ bb  # (N,)
-    dev = w * (bb[None, :] - rev_i[:, None])  # (N, J+1)
+    dev = bb[None, :] - rev_i[:, None]
+    dev *= w  # (N, J+1): w_ij (b_j - R_i)
     ds = tau * dev  # (N, J+1): dR_i/ds_ij at fixed tau
     live = (raw > temp) & (raw < max_temp) & (span > 1e-3)  # where tau_eff moves with the span
-    dtau = np.where(live, (dev * scores).sum(axis=1) * (-temp / span_c ** 2), 0.0)  # (N,)
-    np.add.at(ds, (rows, hi), dtau)
-    np.add.at(ds, (rows, lo), -dtau)
+    dev *= scores
+    dtau = np.where(live, dev.sum(axis=1) * (-temp / span_c ** 2), 0.0)  # (N,)
+    ds[rows, hi] += dtau
+    ds[rows, lo] -= dtau
+    gb = np.subtract(w, ds)[:, 1:].mean(axis=0)  # (J,): the difference on whole rows, then sliced
     ds = ds[:, 1:]  # (N, J)
-    gb = (w[:, 1:] - ds).mean(axis=0)  # (J,)
     gy = ds.T @ x / n  # (J, n)
     return float(rev_i.mean()), gy, gb
 
@@ -374,7 +390,12 @@ def lse_fit_grads(x: np.ndarray, t: np.ndarray, y: np.ndarray, b: np.ndarray, ta
     against targets t, and its gradients w.r.t. y (J, n) and b (J,)."""
     s = x @ y.T - b[None, :]  # (N, J)
     m = s.max(axis=1)  # (N,)
-    w = softmax_rows(tau * s)  # (N, J)
+    # softmax_rows(tau * s) with its row maximum taken as tau * m (the same number: tau > 0 and
+    # rounding is monotone), one reduction fewer in the GCF fits' inner loop
+    w = tau * s  # (N, J)
+    w -= (tau * m)[:, None]
+    np.exp(w, out=w)
+    w /= w.sum(axis=1, keepdims=True)
     fs = m + np.log(np.exp(tau * (s - m[:, None])).sum(axis=1)) / tau  # (N,)
     g = 2.0 * (fs - t) / len(t)  # (N,) dL/df_i
     ds = g[:, None] * w  # (N, J): d(soft max)/ds_ij = w_ij

@@ -19,7 +19,8 @@ Implemented:
       stopping on validation macro-F1 with patience 50 (code: evaluate_gcn, mod="gnnmim").
 
 Deviations:
-  1. The best-validation weights are restored (deep copy). The authors' loop keeps
+  1. The best-validation weights predict the test nodes (the predictions of that epoch are
+     kept: the same numbers as restoring a deep copy of its weights). The authors' loop keeps
      `model.state_dict()` by reference, which in effect returns the last epoch's weights.
   2. Plain torch (no PyG), full batch, sparse A_hat; same layer as PyG's GCNConv (glorot
      weights, bias added after propagation).

@@ -74,15 +74,23 @@ def inslen_parts(trace: Trace, *, scale: float, k_frac: float, context_num: int,
     k = top_k_count(lay["image_end"] - lay["image_start"] + 1, k_frac)
     out = {key: [] for key in ("w", "local", "calibrated_local", "context_consistency",
                                "mean_prob")}
+    # A scene's lens over its instruction / image positions does not depend on the mention:
+    # computed once per scene (the same call on the same rows, so the same bits) and indexed.
+    lens_q: dict = {}
+    lens_v: dict = {}
     for scene, cls, pos in trace.mentions:
         tok = OBJ0 + cls
         det = trace.hidden[lt, scene, pos - 1]  # (d,)
         q_scene = (scene + 1) % n_scenes if shuffle else scene
         q_h = trace.hidden[lq, q_scene, ins]  # (n_instr, d)
-        p = lens_probs(q_h, trace.head, scale)[:, tok]  # (n_instr,)
+        if q_scene not in lens_q:
+            lens_q[q_scene] = lens_probs(q_h, trace.head, scale)  # (n_instr, V)
+        p = lens_q[q_scene][:, tok]  # (n_instr,)
         w = p.max()
         v = trace.hidden[lv, scene, img]  # (P, d)
-        pv = lens_probs(v, trace.head, scale)[:, tok]  # (P,)
+        if scene not in lens_v:
+            lens_v[scene] = lens_probs(v, trace.head, scale)  # (P, V)
+        pv = lens_v[scene][:, tok]  # (P,)
         top = np.argsort(pv, kind="stable")[-k:]
         local = cosine(v[top], det[None]).mean()
         ctx = np.argsort(p, kind="stable")[-min(context_num, len(p)):]
@@ -95,6 +103,24 @@ def inslen_parts(trace: Trace, *, scale: float, k_frac: float, context_num: int,
         out["context_consistency"].append((bias - d) * mean_prob)
         out["mean_prob"].append(mean_prob)
     return {key: np.asarray(val, dtype=float) for key, val in out.items()}
+
+
+_PARTS: dict = {}  # the last (trace, settings) -> parts of this process
+
+
+def _parts_memo(trace: Trace, kw: dict) -> dict:
+    """inslen_parts, shared by the variants of one cell's trace (five variants read the same
+    parts, the two mutants another): tiny_vlm.describe memoises the trace per process, so the
+    cells of one seed score the same object. The memo holds the trace itself and compares by
+    identity (a freed trace's id could be reused); it returns copies, the values are those of
+    a fresh call."""
+    key = tuple(sorted(kw.items()))
+    hit = _PARTS.get(key)
+    if hit is None or hit[0] is not trace:
+        if any(t is not trace for t, _ in _PARTS.values()):
+            _PARTS.clear()  # keep only the current trace's entries
+        hit = _PARTS[key] = (trace, inslen_parts(trace, **kw))
+    return {name: val.copy() for name, val in hit[1].items()}
 
 
 @dataclass
@@ -116,11 +142,10 @@ class InsLen(VLMDetector):
             raise ValueError(f"variant={self.variant!r}; valid: {VARIANTS}")
         if self.mutant not in MUTANTS:
             raise ValueError(f"mutant={self.mutant!r}; valid: {MUTANTS}")
-        parts = inslen_parts(trace, scale=self.scale, k_frac=self.k_frac,
-                             context_num=self.context_num, bias=self.bias,
-                             image_frac=self.image_frac, text_frac=self.text_frac,
-                             instr_frac=self.instr_frac,
-                             shuffle=self.mutant == "shuffled_instruction")
+        kw = {"scale": self.scale, "k_frac": self.k_frac, "context_num": self.context_num,
+              "bias": self.bias, "image_frac": self.image_frac, "text_frac": self.text_frac,
+              "instr_frac": self.instr_frac, "shuffle": self.mutant == "shuffled_instruction"}
+        parts = _parts_memo(trace, kw)
         if self.variant == "inslen":
             return ((1 - self.combo_w) * parts["calibrated_local"]
                     + self.combo_w * parts["context_consistency"])

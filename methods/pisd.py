@@ -106,6 +106,9 @@ class PISD(GridDPS):
         ca = np.einsum("ji,bil,kl->bjk", s, data["train_a"], s)  # (n_train, K, K)
         cu = np.einsum("ji,bil,kl->bjk", s, data["train_u"], s)  # (n_train, K, K)
         return {"n": n, "k": k, "S": s, "mu": np.stack([ca.mean(0), cu.mean(0)]),
+                # the training coefficients, which encode() of the same arrays (the driver's
+                # next call) reuses instead of transforming the training set a second time
+                "train_coeffs": (data["train_a"], data["train_u"], ca, cu),
                 "sd": np.stack([ca.std(0), cu.std(0)]),  # (2, K, K)
                 "var": np.array([data["train_a"].var(), data["train_u"].var()]),
                 # eigenvalues of the PDE operator per kept mode: Delta (Poisson), Delta + k2
@@ -114,7 +117,12 @@ class PISD(GridDPS):
 
     def encode(self, rep, a, u) -> np.ndarray:
         s, k = rep["S"], rep["k"]
-        c = np.stack([np.einsum("ji,bil,kl->bjk", s, f, s) for f in (a, u)], axis=1)  # (B,2,K,K)
+        ta, tu, ca, cu = rep.get("train_coeffs", (None,) * 4)
+        if a is ta and u is tu:  # the training set: its coefficients are already computed
+            c = np.stack([ca, cu], axis=1)  # (B, 2, K, K)
+        else:
+            c = np.stack([np.einsum("ji,bil,kl->bjk", s, f, s) for f in (a, u)],
+                         axis=1)  # (B, 2, K, K)
         return ((c - rep["mu"]) / rep["sd"]).reshape(len(a), 2 * k * k)
 
     @staticmethod

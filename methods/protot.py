@@ -95,28 +95,82 @@ def protot_classes():
             out.append(torch.einsum("bp,bpd->bd", r[:, t], m))
         return torch.stack(out, dim=1)
 
-    def prototype_chunked(a, r, v, log_g, chunk: int):
+    def prototype_chunked(a, r, v, log_g, chunk: int, decays=None):
         """y_t = sum_p r_tp S_p,t (no normalisation) in chunks: exact masked products inside a
         chunk, the P states carried (and decayed) across chunks. (B, T, dv)."""
         B, T, P = a.shape
         dv = v.shape[-1]
+        decays = ChunkDecays(log_g) if decays is None else decays
         S = v.new_zeros(B, P, dv)  # (B, P, dv) state entering the chunk
         outs = []
         for c0 in range(0, T, chunk):
             c1 = min(T, c0 + chunk)
             C = c1 - c0
-            i = torch.arange(C, dtype=v.dtype)  # (C,)
-            D = decay_mask(i, log_g)  # (C, C, P) g_p^(t-s) for s <= t
+            D = decays.mask(C)  # (C, C, P) g_p^(t-s) for s <= t
             ac, rc, vc = a[:, c0:c1], r[:, c0:c1], v[:, c0:c1]
             W = torch.einsum("btp,tsp,bsp->bts", rc, D, ac)  # (B, C, C)
             y = W @ vc  # (B, C, dv) inside the chunk
-            decay_in = ((i[:, None] + 1) * log_g).exp()  # (C, P) g_p^(t - c0 + 1)
+            decay_in = decays.into(C)  # (C, P) g_p^(t - c0 + 1)
             y = y + torch.einsum("btp,tp,bpd->btd", rc, decay_in, S)  # from earlier chunks
-            decay_out = ((C - 1 - i)[:, None] * log_g).exp()  # (C, P) g_p^(c1 - 1 - s)
-            S = (C * log_g).exp()[None, :, None] * S + torch.einsum(
+            decay_out = decays.out_of(C)  # (C, P) g_p^(c1 - 1 - s)
+            S = decays.whole(C)[None, :, None] * S + torch.einsum(
                 "bsp,sp,bsd->bpd", ac, decay_out, vc)  # (B, P, dv)
             outs.append(y)
         return torch.cat(outs, dim=1)
+
+    @functools.lru_cache(maxsize=64)
+    def lag_tables(C: int, dtype, device):
+        """Constants of a chunk of C tokens (no parameter in them): the lag t - s clamped at 0
+        (C, C, 1), its causal mask s <= t (C, C, 1), a zero, t - c0 + 1 and c1 - 1 - s (C, 1)."""
+        with torch.inference_mode(False):  # cached: must stay usable by a later backward pass
+            i = torch.arange(C, dtype=dtype, device=device)  # (C,)
+            lag = i[:, None] - i[None, :]  # (C, C) t - s
+            return (lag.clamp(min=0)[..., None], (lag >= 0)[..., None],
+                    torch.zeros((), dtype=dtype, device=device), i[:, None] + 1, (C - 1 - i)[:, None])
+
+    class ChunkDecays:
+        """The decays of a chunk of C tokens: ``mask`` (C, C, P) g_p^(t-s) where s <= t (else
+        0), ``into`` (C, P) g_p^(t - c0 + 1), ``out_of`` (C, P) g_p^(c1 - 1 - s), ``whole`` (P,)
+        g_p^C; the parameter-free index tables come from ``lag_tables`` (built once).
+
+        Each value is computed by the same operations on the same operands whether or not it
+        is reused, so reuse changes no number. With gradients every value is rebuilt where the
+        chunk uses it (one autograd node per use, created in the original order: shared
+        values would sum their gradients in another order); without (evaluation, the cost
+        study) each is built once per chunk length and shared by every chunk and by the
+        counts and read passes of a layer (issue 27-style saving: fewer operations only)."""
+
+        def __init__(self, log_g):
+            self.log_g = log_g
+            self.memo = None if torch.is_grad_enabled() and log_g.requires_grad else {}
+
+        def _get(self, what: str, C: int):
+            if self.memo is not None and (what, C) in self.memo:
+                return self.memo[what, C]
+            lagc, causal, zero, inc, rem = lag_tables(C, self.log_g.dtype, self.log_g.device)
+            if what == "mask":
+                out = torch.where(causal, (lagc * self.log_g).exp(), zero)
+            elif what == "into":
+                out = (inc * self.log_g).exp()
+            elif what == "out_of":
+                out = (rem * self.log_g).exp()
+            else:
+                out = (C * self.log_g).exp()
+            if self.memo is not None:
+                self.memo[what, C] = out
+            return out
+
+        def mask(self, C: int):
+            return self._get("mask", C)
+
+        def into(self, C: int):
+            return self._get("into", C)
+
+        def out_of(self, C: int):
+            return self._get("out_of", C)
+
+        def whole(self, C: int):
+            return self._get("whole", C)
 
     def decay_mask(i, log_g):
         """(C, C, P): g_p^(t-s) where s <= t, else 0."""
@@ -171,23 +225,24 @@ def protot_classes():
 
         With normalisation the read weights r_tp / (n_p,t + eps) depend on the counts, so the
         counts n_p,t are computed first (a chunked pass with v = 1) and folded into r."""
+        decays = ChunkDecays(log_g)
         if not normalize:
-            return prototype_chunked(a, r, v, log_g, chunk)
-        counts = prototype_counts(a, log_g, chunk)  # (B, T, P)
-        return prototype_chunked(a, r / (counts + NORM_EPS), v, log_g, chunk)
+            return prototype_chunked(a, r, v, log_g, chunk, decays)
+        counts = prototype_counts(a, log_g, chunk, decays)  # (B, T, P)
+        return prototype_chunked(a, r / (counts + NORM_EPS), v, log_g, chunk, decays)
 
-    def prototype_counts(a, log_g, chunk: int):
+    def prototype_counts(a, log_g, chunk: int, decays=None):
         """n_p,t = g_p n_p,t-1 + a_tp for every t: (B, T, P), chunked (per-channel scan)."""
         B, T, P = a.shape
+        decays = ChunkDecays(log_g) if decays is None else decays
         n = a.new_zeros(B, P)  # (B, P)
         outs = []
         for c0 in range(0, T, chunk):
             c1 = min(T, c0 + chunk)
             C = c1 - c0
-            i = torch.arange(C, dtype=a.dtype)  # (C,)
-            D = decay_mask(i, log_g)  # (C, C, P)
+            D = decays.mask(C)  # (C, C, P)
             inside = torch.einsum("tsp,bsp->btp", D, a[:, c0:c1])  # (B, C, P)
-            carried = ((i[:, None] + 1) * log_g).exp()[None] * n[:, None, :]  # (B, C, P)
+            carried = decays.into(C)[None] * n[:, None, :]  # (B, C, P)
             block = inside + carried
             n = block[:, -1]
             outs.append(block)

@@ -12,8 +12,8 @@ from claimbench.baselines.random_coupling import CouplingSampler, RandomCoupling
 from claimbench.benchmarks.bandit_ot import BENCHMARK  # noqa: E402
 from claimbench.datasets.bandit_transport import BanditTransport, regret_curve  # noqa: E402
 from claimbench.methods.bandit_ot import (RidgeState, coordinates, cost_matrix,  # noqa: E402
-                                          coupling_basis, entropic_plan, optimistic_coupling,
-                                          ridge_estimate)
+                                          coupling_basis, entropic_plan, exact_ot,
+                                          optimistic_coupling, ridge_estimate)
 
 
 def _marginals(n, m, seed=0):
@@ -33,6 +33,18 @@ def test_basis_is_orthonormal_and_pairs_cost_with_coupling():
     plan = ot.emd(mu, nu, rng.random((4, 3)))
     assert coordinates(E, plan) @ theta == pytest.approx(np.sum(c * plan), abs=1e-12)
     assert np.allclose(cost_matrix(E, theta, (4, 3)), c, atol=1e-10)
+
+
+def test_exact_ot_is_pots_emd_bit_for_bit():
+    # the lean call (issue 27) must return ot.emd's plan and centred duals exactly
+    rng = np.random.default_rng(5)
+    for n, m in [(4, 4), (16, 16), (3, 7), (9, 2)]:
+        mu, nu, _, _, _ = _marginals(n, m, seed=int(rng.integers(1000)))
+        for C in (rng.random((n, m)), rng.standard_normal((n, m)) ** 3, np.zeros((n, m))):
+            ref, log = ot.emd(mu, nu, C, log=True)
+            plan, u, v = exact_ot(mu, nu, C)
+            assert np.array_equal(plan, ref)
+            assert np.array_equal(u, log["u"]) and np.array_equal(v, log["v"])
 
 
 def test_ridge_recovers_known_linear_cost():

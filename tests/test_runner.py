@@ -265,3 +265,23 @@ def test_pool_hands_a_free_worker_the_benchmarks_others_are_running(store, monke
     execute_plan(store, {"toy_a": a, "toy_b": b}, planned, jobs=2)
     assert seen[0] == set() and {"toy_a"} in seen  # the second worker is told what the first runs
     assert len(seen) == len(cells)
+
+
+def test_inline_cells_run_with_one_thread_like_a_worker(monkeypatch):
+    """--executor inline used the caller's BLAS/OpenMP threads while workers used one, so an
+    inline profile spun two threads and could differ from the pool in the last bits."""
+    import threadpoolctl
+
+    from claimbench import pool
+
+    seen = []
+    monkeypatch.setattr(pool, "execute",
+                        lambda bench, cell: seen.append(max((i["num_threads"] for i in
+                                                             threadpoolctl.threadpool_info()),
+                                                            default=1)) or {})
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, "2")  # restored by monkeypatch after the test
+    with threadpoolctl.threadpool_limits(2):
+        list(pool.run_pool([type("C", (), {"slug": "x"})()], {"x": None}, [0], jobs=1,
+                           timeout=None, max_memory_mb=None, inline=True))
+    assert seen == [1]

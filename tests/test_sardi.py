@@ -69,6 +69,20 @@ def test_bm25_ranks_rare_term_matches_first_and_breaks_ties_by_id():
     assert words([5, 7]) == ["t5", "t7"]
 
 
+
+def test_bm25_scores_equal_rank_bm25_get_scores_bit_for_bit():
+    # the wrapper scores from a term-frequency table; it must be the package's formula exactly
+    # (ties and the top-k order depend on the last bit)
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        passages = kb.make_kb(kb.Vocab(), 60, 2, 2, np.random.default_rng(seed))
+        r = BM25Retriever([words(p) for p in passages])
+        vocab = sorted({w for p in passages for w in words(p)})
+        for _ in range(200):
+            q = list(rng.choice(vocab, rng.integers(1, 9))) + ["t9999"] * int(rng.integers(2))
+            want = np.asarray(r.bm25.get_scores(q), dtype=float)
+            assert np.array_equal(r.scores(q), want) and r.scores(q).dtype == want.dtype
+
 def test_question_only_bm25_misses_second_hop_and_bridge_query_finds_it():
     inst = small()
     d, t = inst.data, inst.truth

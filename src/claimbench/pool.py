@@ -161,6 +161,10 @@ def run_pool(tasks: Sequence, benches: dict, indices: Sequence[int], jobs: int,
     global _TASKS, _BENCHES
     _TASKS, _BENCHES = tasks, benches
     if inline:
+        # The same one-thread limit as a worker: an inline run must give the pool's values (a
+        # BLAS or OpenMP reduction split over two threads can change the last bits) and must not
+        # spin a second thread on a machine whose cores the cells already share.
+        limit_threads()
         for idx in indices:
             yield idx, execute(benches[tasks[idx].slug], tasks[idx])
         return
