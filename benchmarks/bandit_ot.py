@@ -144,6 +144,13 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     traces=TRACES,
     primary_metric="regret_T",
+    cost_note=("116 CPU-s committed (~99 after the 2026-12-06 bit-identical speed-up): 77 s is "
+               "oful_ot[basis=horizon] on the 16-atom cells, mostly T = 4000 and 8000 (a T = 8000 "
+               "cell runs ~31k Newton iterations of 16 x 16 and 8k exact OT calls); oful_ot on all"
+               " 20 datasets takes 27 s. c4_rough_cost_worse reads the horizon config as a log-log"
+               " slope difference over T in [800, 8000], the window c1-c3 fit on oful_ot and fixed"
+               " in every grid, so the long horizons cannot be cut without changing it. Its T = "
+               "500 cells (~4 s) lie outside c4's window."),
     nondeterministic={"time_s": TIMING_RTOL},
     claims=(
         Claim(id="c1_sqrtT_finite_smooth", where="abstract",

@@ -264,6 +264,10 @@ class Benchmark:
     # the same CPU model, within 1e-9 relative on another).
     nondeterministic: Mapping[str, float] = field(default_factory=dict)
     headlines: tuple[Headline, ...] = ()  # the abstract's checkable statements -> claim ids
+    # Why the quick grid takes more than its share of the suite's CPU budget (claimbench.budget):
+    # the claims that read the expensive cells and why a smaller scale would not do. Required
+    # of a benchmark over its share (tests/test_budget.py); it does not key any cell.
+    cost_note: str = ""
 
     def __post_init__(self) -> None:
         if self.fidelity not in FIDELITIES:

@@ -133,7 +133,7 @@ def _file_hash(path: str, mtime_ns: int, size: int) -> str:
 # business (claimbench.lock).
 JUDGEMENT_KEYWORDS = frozenset({"claims", "amendments", "headlines", "premises", "paper",
                                 "description", "fidelity", "fidelity_note", "grids", "unit",
-                                "primary_metric", "area", "nondeterministic"})
+                                "primary_metric", "area", "nondeterministic", "cost_note"})
 
 
 def cell_hash(path: str) -> str:

@@ -60,7 +60,7 @@ def main(path: str = "results/perf.json") -> None:
     print(f"wrote {out}")
 
 
-def cpu_section(store: str = "results/claimbench.sqlite", top: int = 15) -> list[str]:
+def cpu_section(store: str = "results/claimbench.sqlite", top: int = 25) -> list[str]:
     """Where the CPU of the quick suite goes: process CPU seconds of every stored quick-grid
     cell (the worker's own measurement, independent of the machine's load), by benchmark and by
     method, and the wall time of the run that made them."""
@@ -70,7 +70,7 @@ def cpu_section(store: str = "results/claimbench.sqlite", top: int = 15) -> list
         return ["## Where the CPU of the quick suite goes", "",
                 f"No results store at {store}: run `make report` first.", ""]
     sys.path.insert(0, str(ROOT / "src"))
-    from claimbench import registry
+    from claimbench import budget, registry
     from claimbench.grid import grid_rows
     from claimbench.store import Store
 
@@ -90,6 +90,7 @@ def cpu_section(store: str = "results/claimbench.sqlite", top: int = 15) -> list
                 used.add(r["run_id"])
                 finished = max(finished, r.get("finished_at") or 0.0)
     total = sum(by_bench.values())
+    share = budget.share_cpu_s(len(registry.slugs()))
     starts = [runs[i]["started_at"] for i in used if i in runs]
     wall = (finished - min(starts)) if starts else 0.0
     lines = ["## Where the CPU of the quick suite goes", "",
@@ -98,13 +99,23 @@ def cpu_section(store: str = "results/claimbench.sqlite", top: int = 15) -> list
              f"{wall / 60:.1f} minutes of wall time from the first start to the last cell "
              "(with `--jobs 2`; a shared checkpoint trained once is charged to the cell that "
              "trained it).", "",
-             "| benchmark | CPU-minutes | share |", "|---|---|---|"]
+             f"The budget (claimbench.budget): the quick suite fits {budget.SUITE_WALL_S // 60} "
+             f"minutes on {budget.SUITE_CORES} cores, {budget.SUITE_WALL_S * budget.SUITE_CORES / 60:.0f} "
+             f"CPU-minutes, an even share of {share / 60:.2f} CPU-minutes for each of the "
+             f"{len(registry.slugs())} benchmarks; one over its share says why (its `cost_note`).",
+             "", "| benchmark | CPU-minutes | share | over its share: why (cost_note) |",
+             "|---|---|---|---|"]
     for slug, cpu in sorted(by_bench.items(), key=lambda kv: -kv[1]):
-        lines.append(f"| {slug} | {cpu / 60:.2f} | {100 * cpu / total:.1f} % |")
-    lines += ["", f"The {top} most expensive methods:", "", "| benchmark | method | CPU-minutes |",
-              "|---|---|---|"]
+        why = ""
+        if cpu > share:
+            why = (registry.benchmark(slug).cost_note or "(none declared)").replace("|", "\\|")
+        lines.append(f"| {slug} | {cpu / 60:.2f} | {100 * cpu / total:.1f} % | {why} |")
+    lines += ["", f"The {top} most expensive methods, with the claims and premises that read "
+              "their cells (none: the tables only):", "",
+              "| benchmark | method | CPU-minutes | read by |", "|---|---|---|---|"]
     for (slug, m), cpu in sorted(by_method.items(), key=lambda kv: -kv[1])[:top]:
-        lines.append(f"| {slug} | {m} | {cpu / 60:.2f} |")
+        who = budget.readers(registry.benchmark(slug)).get(m, [])
+        lines.append(f"| {slug} | {m} | {cpu / 60:.2f} | {', '.join(who) or 'none'} |")
     return lines + [""]
 
 
