@@ -287,11 +287,11 @@ BENCHMARK = Benchmark(
                           "roughly 2 CPU-hours"),
     },
     cost_note=("56 runs (7 methods x 8 seeds) of 3-layer width-32 graph networks, 20 epochs on 8 "
-               "RNA families: learned cells are ~95% of 151 CPU-s (backward ~55%, Linear layers "
-               "over ~20k edge rows). atl_fgd is the largest (62 s) as its cells include the "
+               "RNA families: learned cells are ~95% of 120 CPU-s (backward ~55%, Linear layers "
+               "over ~20k edge rows). atl_fgd is the largest (50 s) as its cells include the "
                "BiGRU teacher's training (~36 s, once per seed, cached), read by "
-               "c3_fgd_adds_recovery, c5, c6, c8 and premise p1_teacher_knows_more; atl (28 s) "
-               "and knn_mpnn[k=16] (18 s) feed c1 and c2. No method feeds tables only."),
+               "c3_fgd_adds_recovery, c5, c6, c8 and premise p1_teacher_knows_more; atl (18 s) "
+               "and knn_mpnn[k=16] (16 s) feed c1 and c2. No method feeds tables only."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
         Amendment(date="2026-12-06", claims=("c3_fgd_adds_recovery", "c7_atl_prunes_edges"),

@@ -98,13 +98,13 @@ BENCHMARK = Benchmark(
     datasets=(AutobiddingAuctions,),
     metrics=METRICS,
     primary_metric="raic_violation",
-    cost_note=("89 CPU-s over 168 cells (4 configs x 7 market sets x 6 seeds): each solves its "
+    cost_note=("85 CPU-s over 168 cells (4 configs x 7 market sets x 6 seeds): each solves its "
                "markets' equilibria under truthful reports and every misreport (13 factors per "
-               "advertiser); spa[search=continuous] adds a scalar search per margin, 38 s on its "
+               "advertiser); spa[search=continuous] adds a scalar search per margin, 36 s on its "
                "30 two-advertiser cells. c1_spa_raic, c2_spa_oaic, c1b/c2b (zero violations in "
                "every market) and c3 read only the two-advertiser (n = 2) markets. The 12 "
-               "three-advertiser markets (n = 3, m = 30) cost ~30 s (spa 12, reported-worth mutant"
-               " 13, fpa 5) and are read by no claim or premise (tables only)."),
+               "three-advertiser markets (n = 3, m = 30) cost ~29 s (spa 12, reported-worth mutant"
+               " 12, fpa 5) and are read by no claim or premise (tables only)."),
     nondeterministic={"time_s": TIMING_RTOL},
     claims=(
         Claim(

@@ -144,13 +144,12 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     traces=TRACES,
     primary_metric="regret_T",
-    cost_note=("116 CPU-s committed (~99 after the 2026-12-06 bit-identical speed-up): 77 s is "
-               "oful_ot[basis=horizon] on the 16-atom cells, mostly T = 4000 and 8000 (a T = 8000 "
-               "cell runs ~31k Newton iterations of 16 x 16 and 8k exact OT calls); oful_ot on all"
-               " 20 datasets takes 27 s. c4_rough_cost_worse reads the horizon config as a log-log"
-               " slope difference over T in [800, 8000], the window c1-c3 fit on oful_ot and fixed"
-               " in every grid, so the long horizons cannot be cut without changing it. Its T = "
-               "500 cells (~4 s) lie outside c4's window."),
+    cost_note=("87 CPU-s: 55 s is oful_ot[basis=horizon] on the 16-atom cells, mostly T = 4000 and "
+               "8000 (a T = 8000 cell runs ~31k Newton iterations of 16 x 16 and 8k exact OT "
+               "calls); oful_ot on all 20 datasets takes 22 s. c4_rough_cost_worse reads the "
+               "horizon config as a log-log slope difference over T in [800, 8000], the window "
+               "c1-c3 fit on oful_ot and fixed in every grid, so the long horizons cannot be cut "
+               "without changing it. Its T = 500 cells (~3 s) lie outside c4's window."),
     nondeterministic={"time_s": TIMING_RTOL},
     claims=(
         Claim(id="c1_sqrtT_finite_smooth", where="abstract",
@@ -346,7 +345,7 @@ BENCHMARK = Benchmark(
                       "metric; the n = 4 regret trajectories it compares had been seen",
                   results_seen=True),
         Amendment(date="2026-12-06", claims=('c1_sqrtT_finite_smooth', 'c2_sqrtT_finite_rough', 'c3_sqrtT_regular_cost', 'c4_rough_cost_worse', 'c5_learns_vs_random', 'c6_beats_etc', 'c7_trajectorial_bound'),
-                  what="methods/bandit_ot.py calls POT's network simplex (emd_c) directly with ot.emd's post-processing, falling back to ot.emd outside float64 marginals without zero atoms (a new test checks it bit for bit against ot.emd), and builds the Newton matrix in place with the same sums in the same order; grids, seeds, horizons, checks and foils unchanged",
+                  what="methods/bandit_ot.py calls POT's network simplex (emd_c) directly with ot.emd's post-processing, falling back to ot.emd outside float64 marginals without zero atoms or when POT's private wrapper is missing or takes other arguments (a new test checks it bit for bit against ot.emd), and builds the Newton matrix in place with the same sums in the same order; grids, seeds, horizons, checks and foils unchanged",
                   why='issue 27 item 5 (quick-suite CPU): 1600 values of the 500 quick cells compared with a fresh run: 0 differences; 0.84x the CPU on paired cells',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),

@@ -336,10 +336,10 @@ BENCHMARK = Benchmark(
                      note="about 2.5 CPU-hours, mostly the 20 training runs (10000 steps) "
                           "and plain causal CoT at N = 64 or L = 200"),
     },
-    cost_note=("The two learned models on icl_linear_regression take ~217 of 223 CPU-s: 800 "
-               "training steps x 5 seeds for cot_transformer (~139 s, ~27 s a seed) and "
-               "nocot_transformer (~78 s); the 450 executor, GD and cost cells of the other 6 "
-               "methods take ~5 s. They are read by c6_cot_rollout_accurate, "
+    cost_note=("The two learned models on icl_linear_regression take ~183 of 186 CPU-s: 800 "
+               "training steps x 5 seeds for cot_transformer (~116 s, ~23 s a seed) and "
+               "nocot_transformer (~67 s); the 450 executor, GD and cost cells of the other 6 "
+               "methods take ~3 s. They are read by c6_cot_rollout_accurate, "
                "c7_nocot_error_grows, p_nocot_above_chance and p_one_pass_fails_at_16_steps. c6's "
                "note traces its failure (error above 0.1 already at k = 1) to the 800-step "
                "training (the full grid trains 10000), so fewer steps would not do. No expensive "

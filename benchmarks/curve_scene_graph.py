@@ -477,11 +477,11 @@ BENCHMARK = Benchmark(
                      note="more data and a milder flip, plus CURVE ablations; still a synthetic proxy"),
     },
     cost_note=(
-        "About 75 CPU-s for 7 methods x 8 seeds on 450 training graphs, 200 full-batch Adam "
-        "steps and 100 fine-tuning steps: the four GNN baselines take 68 s (gnn 19.5, "
-        "mc_dropout 18, irm 16, gnn_centred 14.6; about 2 s a cell), CURVE and its two mutants "
-        "7 s. Every method is read: gnn by p1_gnn_misled_ood, p2_gnn_adapts_above_chance and "
-        "c1-c5, the others by c1_ood_vs_gnn to c7_keeps_invariant_edges. 8 seeds is the least "
-        "with which a Holm-corrected paired claim of the 7 can be decided (2^-8 < 0.05/7)."),
+        "About 77 CPU-s for 7 methods x 8 seeds on 450 training graphs, 200 full-batch Adam steps "
+        "and 100 fine-tuning steps: the four GNN baselines take 47 s (gnn 11.2, mc_dropout 13.4, "
+        "irm 12.3, gnn_centred 10.4; about 1.5 s a cell), CURVE and its two mutants 29 s. Every "
+        "method is read: gnn by p1_gnn_misled_ood, p2_gnn_adapts_above_chance and c1-c5, the "
+        "others by c1_ood_vs_gnn to c7_keeps_invariant_edges. 8 seeds is the least with which a "
+        "Holm-corrected paired claim of the 7 can be decided (2^-8 < 0.05/7)."),
     description=__doc__,
 )

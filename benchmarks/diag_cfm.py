@@ -179,10 +179,10 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     cost_note=("The quick grid trains for 600 steps on 3 tasks (analytic P = 4, 16; digits P = "
                "64) x 3 seeds: diag_cfm and cfm_concat fit one 3x128 MLP flow per coordinate "
-               "ordering (3 each, ~41 and ~39 CPU-s), and the affine-coupling INN (~1400 small "
-               "ops a step) takes ~78 s. The INN is read by c2_lower_rte_than_inn and "
+               "ordering (3 each, ~30 and ~30 CPU-s), and the affine-coupling INN (~1400 small "
+               "ops a step) takes ~48 s. The INN is read by c2_lower_rte_than_inn and "
                "c3_lowest_rte; cfm_concat by c1_lower_rte_than_cfm and c4_cfm_order_sensitive, "
-               "whose spread is over the 3 orderings. The no_zero_anchor mutant (~14 s) is read "
+               "whose spread is over the 3 orderings. The no_zero_anchor mutant (~10 s) is read "
                "by no claim or premise (tables only): a later cut could come from there."),
     primary_metric="rte_median",
     claims=(

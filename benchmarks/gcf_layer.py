@@ -427,11 +427,11 @@ BENCHMARK = Benchmark(
     datasets=(UniformAdditiveBuyer, GaussianMixtureOT, KnownGCF),
     metrics=METRICS,
     cost_note=("Most of the quick grid's CPU is the auctions: gcf_layer (1500 AdamW steps on "
-               "soft-revenue gradients, 2000 training types) for n = 1..6 goods x 5 seeds, ~56 "
-               "CPU-s; the gcf_fit family takes ~22 s and OT ~7 s. gcf_layer is read by "
+               "soft-revenue gradients, 2000 training types) for n = 1..6 goods x 5 seeds, ~38 "
+               "CPU-s; the gcf_fit family takes ~13 s and OT ~4 s. gcf_layer is read by "
                "c1_revenue_n1 to c6_revenue_n6 and c7_beats_bundle_n2 to n6; every n of Table I "
                "is kept so each table claim has quick-scale evidence. The icnn baseline (800 "
-               "steps, ~31 s) is read by no claim or premise (tables only): a later cut could "
+               "steps, ~22 s) is read by no claim or premise (tables only): a later cut could "
                "come from there."),
     primary_metric="revenue",
     nondeterministic={"time_s": TIMING_RTOL},

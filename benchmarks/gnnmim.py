@@ -357,9 +357,9 @@ BENCHMARK = Benchmark(
     datasets=(DenseFeatureGraph, BagOfWordsGraph),
     metrics=METRICS,
     cost_note=("The quick grid trains a model with early stopping (at most 150 epochs) in each of "
-               "480 cells, 8 methods x 12 missingness settings x 5 seeds: ~162 CPU-s on the "
-               "paper-size 1000-node dense graph (9 settings), ~93 s on the 500-node bag-of-words "
-               "graph (3). GCNmf is the largest arm (87 s, 44 s of it on bag-of-words), read by "
+               "480 cells, 8 methods x 12 missingness settings x 5 seeds: ~94 CPU-s on the "
+               "paper-size 1000-node dense graph (9 settings), ~52 s on the 500-node bag-of-words "
+               "graph (3). GCNmf is the largest arm (49 s, 26 s of it on bag-of-words), read by "
                "c1f_sparse_hides_missingness_gcnmf and c7_gnnmim_competitive_everywhere; the gcn "
                "cells at p = 0 gate p1_gcn_learns_sparse_graph and p2_gcn_learns_dense_graph. "
                "Every method is read by some claim or premise."),

@@ -305,11 +305,11 @@ BENCHMARK = Benchmark(
                           "the paper's scale is 7B MLLMs on MSCOCO"),
     },
     cost_note=("The 10 inslen cells each train their seed's 4-layer d = 64 VLM for 300 steps (~12 "
-               "CPU-s, ~119 of 122 s); the other 100 cells reuse the cached model and score in "
+               "CPU-s, ~117 of 118 s); the other 100 cells reuse the cached model and score in "
                "under 0.1 s each. The trained model is the unit of replication, and its hidden "
                "states feed the claims c1_beats_glsim to "
                "c6_instruction_lens_filters_misleading_patches, and the premise "
                "p_instruction_lens_emerges; the cost is the 10 models, not the arms. Only "
-               "inslen[variant=mean_prob] feeds tables only (~0.4 s in all)."),
+               "inslen[variant=mean_prob] feeds tables only (~0.05 s in all)."),
     description=__doc__.split("\n\n")[0].replace("\n", " "),
 )

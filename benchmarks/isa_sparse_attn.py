@@ -458,13 +458,12 @@ BENCHMARK = Benchmark(
     datasets=(InContextEditingTokens, VerticalSlashAttention),
     metrics=METRICS,
     primary_metric="rel_error",
-    cost_note=("119 CPU-s committed, measured before the 2026-12-06 speed-up that shares each "
-               "instance's float64 dense references across its metrics (amendment: 119 -> 44 "
-               "CPU-s, under the share once re-run). About 110 s is the 2048-token ICL dataset: 11"
-               " configs x 10 seeds of one attention layer and its float64 scoring; isa (18 s) "
-               "feeds c1-c5, the two 44-point operating curves (29 s) only "
-               "c4b_flop_ratio_at_lossless. isa[rho=0.1], isa[rho=0.5], isa[keep_ratio=1.0] and "
-               "block_mean_attention (~37 s) are read by no claim or premise (tables only)."),
+    cost_note=("36 CPU-s, under the share since the 2026-12-06 speed-up that shares each "
+               "instance's float64 dense references across its metrics. About 31 s is the "
+               "2048-token ICL dataset: 11 configs x 10 seeds of one attention layer and its "
+               "float64 scoring; isa (12 s) feeds c1-c5, the two 44-point operating curves (10 s) "
+               "only c4b_flop_ratio_at_lossless. isa[rho=0.1], isa[rho=0.5], isa[keep_ratio=1.0] "
+               "and block_mean_attention (~5 s) are read by no claim or premise (tables only)."),
     nondeterministic={"seconds": TIMING_RTOL},
     claims=CLAIMS,
     headlines=HEADLINES,

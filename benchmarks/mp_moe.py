@@ -136,12 +136,12 @@ BENCHMARK = Benchmark(
     datasets=(PythonDocsText, MixtureRegression),
     metrics=METRICS,
     cost_note=("The quick grid trains 9 router variants of the character-level MoE LM (120 steps "
-               "of 512 characters) for 8 seeds, 72 cells of ~2.5-3 CPU-s (~220 s), and 4 variants "
-               "on the mixture regression (32 cells, ~56 s); nearly all of it is training steps. "
+               "of 512 characters) for 8 seeds, 72 cells of ~2-3 CPU-s (~185 s), and 4 variants "
+               "on the mixture regression (32 cells, ~30 s); nearly all of it is training steps. "
                "Every LM arm is read (c1_nll_vs_topk, c6_step_overhead, c8_greedy_approximation, "
                "...); 8 seeds are the fewest with which a signed-rank test can pass the Holm "
-               "family of 9 claims. Read by no claim: topk_aux on the regression (~14 s). "
-               "dense_moe (30 s) feeds only c6's foil, identity_sigma (23 s) only c8's."),
+               "family of 9 claims. Read by no claim: topk_aux on the regression (~8 s). "
+               "dense_moe (26 s) feeds only c6's foil, identity_sigma (20 s) only c8's."),
     primary_metric="val_loss",
     nondeterministic={"train_cpu_s": TIMING_RTOL, "step_ms": TIMING_RTOL},
     claims=(

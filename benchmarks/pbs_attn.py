@@ -359,8 +359,8 @@ BENCHMARK = Benchmark(
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged within 1e-6 relative (claimbench verify)'),
     ),
     cost_note=("One cell (full_attention, LM layer 0) trains the character LM once for "
-               "lm_attention_activations (~54 CPU-s, then cached); the T = 4096 synthetic cells "
-               "take ~50 s (8 arms x 3 seeds), the rest ~32 s; scoring (float64 dense reference, "
+               "lm_attention_activations (~51 CPU-s, then cached); the T = 4096 synthetic cells "
+               "take ~42 s (8 arms x 3 seeds), the rest ~27 s; scoring (float64 dense reference, "
                "retained mass) is about half of the cells' CPU and block_sparse_attention ~30%. "
                "The LM feeds c3_sparser_than_meanpooling_lm and p_oracle_sparse_lm; T = 4096, the "
                "longest context, feeds c5_density_falls_with_context, "

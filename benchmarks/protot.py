@@ -369,12 +369,12 @@ BENCHMARK = Benchmark(
                  "(quick: ~11 s of training per ProtoT run, ~90x that here)"),
     },
     cost_note=("20 LM trainings (5 models x 4 seeds, 200 steps of 16 x 64 tokens, d = 64) take "
-               "~152 CPU-s: gated_diagonal_rnn 49, protot 37, protot[mutant=uniform_routing] 27, "
-               "softmax_transformer 26, no_mixer 10; the T = 512..4096 cost study ~34 s. The LM "
+               "~112 CPU-s: gated_diagonal_rnn 39, protot 24, protot[mutant=uniform_routing] 20, "
+               "softmax_transformer 20, no_mixer 8; the T = 512..4096 cost study ~14 s. The LM "
                "cells feed c4_near_transformer_ppl, c10_robust_to_perturbations and "
                "p1_transformer_above_chance, p2_transformer_uses_context. "
                "protot[mutant=uniform_routing] is read by no claim or premise since its foil role "
-               "in c5 was removed: ~38 s (27 LM + 11 cost) that a later cut could take."),
+               "in c5 was removed: ~23 s (20 LM + 4 cost) that a later cut could take."),
     unit=(),
     amendments=(
         Amendment(date="2026-12-06", claims=("c1_linear_cost", "c2_attention_quadratic"),

@@ -234,8 +234,8 @@ BENCHMARK = Benchmark(
                   results_seen=True),
     ),
     cost_note=("The quick grid trains 28 models, 4 arms (mdm_uniform, puma, 2 puma mutants) x 7 "
-               "seeds of a 2-layer d = 64 transformer for 600 steps on 4 x 4 Sudoku, ~8 CPU-s "
-               "each (~229 s): training ~5 s, AdamW ~1.3 s, accuracy-curve evaluations ~1 s. All "
+               "seeds of a 2-layer d = 64 transformer for 600 steps on 4 x 4 Sudoku, ~7 CPU-s "
+               "each (~190 s): training ~5 s, AdamW ~1.3 s, accuracy-curve evaluations ~1 s. All "
                "four arms are read by c1_fewer_steps_to_target, c2_speedup_at_least_1p5 and "
                "c4_relies_on_confidence_order, the baseline also by p_uniform_not_saturated, "
                "which fails already here (0.996 solved); the grid note records that 6 x 6 did not "

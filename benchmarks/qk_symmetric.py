@@ -256,7 +256,7 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     cost_note=("Each of 8 seeds trains one class-conditional flow-matching DiT on 8x8 digits (400 "
                "AdamW steps, ~10 CPU-s) and makes ~14 draws of 200 samples x 20 Euler steps "
-               "(~16.5 CPU-s): 146 CPU-s in the committed run, ~245 s from empty checkpoints. "
+               "(~16.5 CPU-s): 182 CPU-s in the committed run, made from empty checkpoints. "
                "Every draw is read: the alpha sweep by c5_alpha_raises_diversity and "
                "c6_alpha_lowers_precision, the operating points by c2-c4, vanilla sampling also "
                "by the premises p_guidance_raises_fidelity and p_guidance_lowers_diversity. The 3 "

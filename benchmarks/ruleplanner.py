@@ -264,10 +264,10 @@ BENCHMARK = Benchmark(
     headlines=HEADLINES,
     premises=PREMISES,
     cost_note=(
-        "About 64 CPU-s for 5 REINFORCE agents x 8 seeds, 240 episodes each on 8-module 8x8 "
-        "circuits (11-13 s per agent, about 1.5 s a cell); the greedy and random legal placers "
+        "About 58 CPU-s for 5 REINFORCE agents x 8 seeds, 240 episodes each on 8-module 8x8 "
+        "circuits (10-12 s per agent, about 1.5 s a cell); the greedy and random legal placers "
         "take under 1 s. At 240 episodes the policy already fails p1_policy_matches_greedy "
-        "(HPWL 1.47x greedy's), so shorter training would not do. mask_no_rule_state (13 s) is "
+        "(HPWL 1.47x greedy's), so shorter training would not do. mask_no_rule_state (12 s) is "
         "read by no claim or premise (tables only): the place a later cut could come from."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

@@ -300,8 +300,8 @@ BENCHMARK = Benchmark(
                      note="a 6-layer d = 256 reader for 20k steps on larger worlds: GPU scale"),
     },
     cost_note=("One cell (sardi, one seed) trains the reader every arm shares, a 3-layer d = 64 "
-               "masked-diffusion transformer, for 2000 steps (~128 CPU-s, then cached); the other "
-               "79 cells only decode with it (~12 s in all). c1_beats_single_shot and "
+               "masked-diffusion transformer, for 2000 steps (~106 CPU-s, then cached); the other "
+               "79 cells only decode with it (~10 s in all). c1_beats_single_shot and "
                "c5_lookahead_helps, both reproduced, read this reader; fewer steps were not "
                "tried, and profiling judged that halving them could flip those verdicts. No cell "
                "feeds tables only."),

@@ -148,12 +148,12 @@ BENCHMARK = Benchmark(
     datasets=(RadarSequences,),
     metrics=METRICS,
     primary_metric="acc",
-    cost_note=("104 CPU-s over 160 cells (10 configs, 2 bands, 8 seeds; 200 training sequences of "
-               "64 steps): the GRU (40 epochs, 36 s) and the MLP (300 epochs, 21 s) take over "
-               "half, the seven SNN configs 42 s. Those recipes are issue 28's fix: with the SNN's"
+    cost_note=("82 CPU-s over 160 cells (10 configs, 2 bands, 8 seeds; 200 training sequences of "
+               "64 steps): the GRU (40 epochs, 32 s) and the MLP (300 epochs, 15 s) take over "
+               "half, the seven SNN configs 31 s. Those recipes are issue 28's fix: with the SNN's"
                " recipe both sat at chance, p_mlp_above_chance and p_gru_above_chance were "
-               "inconclusive and five claims premise_failed. The MLP's high-band cells (11 s) and "
-               "snn_fm[mutant=no_spike]'s (3 s) are read by no claim or premise (tables only; c4 "
+               "inconclusive and five claims premise_failed. The MLP's high-band cells (7 s) and "
+               "snn_fm[mutant=no_spike]'s (2 s) are read by no claim or premise (tables only; c4 "
                "compares with cnn1d and gru)."),
     claims=(
         _beats("mlp"), _beats("cnn1d"), _beats("gru"),

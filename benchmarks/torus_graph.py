@@ -316,8 +316,8 @@ BENCHMARK = Benchmark(
                      methods=_METHODS,
                      note="closer to the paper's d x n heatmap; hours on one core"),
     },
-    cost_note=("tg_ssm fits (2000 Adam iterations of batch 512) take ~82 CPU-s, 59 s of it at d = "
-               "64, 96, 128 (3.6 ms an iteration at d = 128); exact_sm ~31 s, mostly the dense "
+    cost_note=("tg_ssm fits (2000 Adam iterations of batch 512) take ~73 CPU-s, 51 s of it at d = "
+               "64, 96, 128 (3.6 ms an iteration at d = 128); exact_sm ~28 s, mostly the dense "
                "2d^2 x 2d^2 solve at d = 40, 48, timed 3 times; Gibbs-sampled data ~7.4 s a seed. "
                "The large-d SSM cells feed c5_ssm_iteration_d2 (slope over d = 48..128) and "
                "c6_ssm_beyond_exact (past the exact memory budget); the exact timings feed "

@@ -126,10 +126,10 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     cost_note=("The quick grid is 48 training runs of a 3-layer CNN, 6 arms x 8 seeds, each 400 "
                "Adam steps of 64 scenes on 600 training scenes, scored on 500 held-out scenes x 4 "
-               "questions: ~5.3 CPU-s a run, 255 CPU-s. Every arm is read: unimrg and "
+               "questions: ~4.9 CPU-s a run, 235 CPU-s. Every arm is read: unimrg and "
                "understanding_only by c1_improves_spatial_understanding and "
                "c2_spatial_gain_2_points (a 2-point margin), recon_aux by c3 and c5, the depth "
-               "and seg arms by c4-c6, and the shuffled_targets mutant (56 s) is the foil of "
+               "and seg arms by c4-c6, and the shuffled_targets mutant (52 s) is the foil of "
                "c1-c7. No cell serves tables only."),
     primary_metric="acc_spatial",
     nondeterministic={"cpu_s": TIMING_RTOL},

@@ -145,10 +145,10 @@ BENCHMARK = Benchmark(
     metrics=METRICS,
     cost_note=("Every cell but chaos_regression's trains a neural operator for 300 Adam steps on "
                "1024 paths (~85% of its CPU): up to 6 trained methods x 3 equations x 4 seeds, "
-               "216 CPU-s, phi41 cells the largest (fno_noise there alone 47 s). fno_noise (66 s) "
+               "154 CPU-s, phi41 cells the largest (fno_noise there alone 34 s). fno_noise (49 s) "
                "and wce_no are read by c1_ou_not_worse_than_raw_noise_no, c2 and "
                "c3_phi41_within_1.2x_raw_noise_no; the order-1 and decoupled variants by "
-               "c4_order2_beats_order1_phi41. wce_no[order=1] on ou and gbm (8 cells, ~15 s) is "
+               "c4_order2_beats_order1_phi41. wce_no[order=1] on ou and gbm (8 cells, ~10 s) is "
                "read by no claim, c4 being phi41 only: a later cut could come from there."),
     primary_metric="rel_l2",
     nondeterministic={"train_s": TIMING_RTOL},

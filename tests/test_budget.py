@@ -53,3 +53,18 @@ def test_readers_skip_claims_judged_on_other_grids_only():
     full_only = {c.id for c in bench.claims if c.grids and "quick" not in c.grids}
     assert full_only  # c1, c2 ... are judged on the full grid
     assert not full_only & {cid for ids in budget.readers(bench).values() for cid in ids}
+
+
+def test_a_method_defined_in_its_benchmark_module_is_not_keyed_by_the_judgement():
+    """snn_mmwave defines its SNN configs in the benchmark module: its cells were keyed by the
+    whole file, so a cost_note (or a claim) re-ran them. The module's entry is its cell hash."""
+    from claimbench.grid import expand
+    from claimbench.registry import module_of
+    from claimbench.runner import cell_files
+
+    bench = registry.benchmark("snn_mmwave")
+    mod = module_of("snn_mmwave")
+    cells = [c for c in expand(bench, "smoke") if c.method.cls.__module__ == mod.__name__]
+    assert cells, "snn_mmwave no longer defines a method in its benchmark module"
+    files = cell_files(mod, cells[0])
+    assert files["benchmarks/snn_mmwave.py"] == cell_hash(mod.__file__)

@@ -65,14 +65,16 @@ def source_files(obj: type | ModuleType) -> dict[str, str]:
 
 def cell_files(bench_module: ModuleType, cell: Cell) -> dict[str, str]:
     files = dict(source_files(bench_module))
+    files.update(source_files(cell.dataset.cls))
+    files.update(source_files(cell.method.cls))
     path = getattr(bench_module, "__file__", None)
-    if path:  # the module's claims do not key its cells (provenance.cell_hash)
+    if path:  # the module's claims do not key its cells (provenance.cell_hash), also when a
+        # method or dataset defined in it brings the module in again (set last, so its whole-
+        # file hash does not replace this one)
         try:
             files[str(Path(path).resolve().relative_to(ROOT))] = cell_hash(path)
         except ValueError:
             pass
-    files.update(source_files(cell.dataset.cls))
-    files.update(source_files(cell.method.cls))
     return files
 
 
