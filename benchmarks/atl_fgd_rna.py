@@ -382,5 +382,10 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5 (quick-suite CPU): 280 values of the 56 quick cells compared with a fresh run (teacher retrained): 0 differences; teacher training about 0.8x (about 2 % of the benchmark)',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=('c4_atl_fgd_best_recovery',),
+                  what="the lock's design of a rank over the whole grid (Rank with among=None) now lists every method of the grid, which its verdict reads; before, only the subject and foils were locked. Nothing else changed: checks, grids, cells and verdicts are the same",
+                  why="review of issue 27's budget.readers: the lock missed methods a rank-all claim reads, so adding one to the grid would not have shown as a design change",
+                  results_seen=True,
+                  rule='issue 27 review: a lock fix (the design records every method a rank over the grid reads); no check, grid, cell or verdict changed'),
     ),
 )

@@ -406,6 +406,11 @@ BENCHMARK = Benchmark(
                       "leaves the regime out, and the accuracy there must be read with the "
                       "DMR claims; declared after that run's results were seen",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=('c1_lowest_dmr_load_1_0', 'c2_lowest_dmr_load_1_4'),
+                  what="the lock's design of a rank over the whole grid (Rank with among=None) now lists every method of the grid, which its verdict reads; before, only the subject and foils were locked. Nothing else changed: checks, grids, cells and verdicts are the same",
+                  why="review of issue 27's budget.readers: the lock missed methods a rank-all claim reads, so adding one to the grid would not have shown as a design change",
+                  results_seen=True,
+                  rule='issue 27 review: a lock fix (the design records every method a rank over the grid reads); no check, grid, cell or verdict changed'),
     ),
     headlines=HEADLINES,
     premises=PREMISES,

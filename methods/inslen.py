@@ -54,6 +54,7 @@ import numpy as np
 
 from claimbench.baselines.tiny_vlm import (OBJ0, Trace, VLMDetector, cosine, layer_at,
                                            lens_probs, top_k_count)
+from claimbench.memo import LastOf
 
 VARIANTS = ("inslen", "calibrated_local", "context_consistency", "mean_prob",
             "instruction_prob")
@@ -105,22 +106,16 @@ def inslen_parts(trace: Trace, *, scale: float, k_frac: float, context_num: int,
     return {key: np.asarray(val, dtype=float) for key, val in out.items()}
 
 
-_PARTS: dict = {}  # the last (trace, settings) -> parts of this process
+_PARTS = LastOf()  # the last trace's parts, per settings
 
 
 def _parts_memo(trace: Trace, kw: dict) -> dict:
     """inslen_parts, shared by the variants of one cell's trace (five variants read the same
     parts, the two mutants another): tiny_vlm.describe memoises the trace per process, so the
-    cells of one seed score the same object. The memo holds the trace itself and compares by
-    identity (a freed trace's id could be reused); it returns copies, the values are those of
-    a fresh call."""
-    key = tuple(sorted(kw.items()))
-    hit = _PARTS.get(key)
-    if hit is None or hit[0] is not trace:
-        if any(t is not trace for t, _ in _PARTS.values()):
-            _PARTS.clear()  # keep only the current trace's entries
-        hit = _PARTS[key] = (trace, inslen_parts(trace, **kw))
-    return {name: val.copy() for name, val in hit[1].items()}
+    cells of one seed score the same object (claimbench.memo: keyed on the trace). It returns
+    copies; the values are those of a fresh call."""
+    parts = _PARTS.get((trace,), tuple(sorted(kw.items())), lambda: inslen_parts(trace, **kw))
+    return {name: val.copy() for name, val in parts.items()}
 
 
 @dataclass

@@ -17,7 +17,8 @@ def test_share_splits_the_suite_budget_evenly():
 
 def test_over_share_lists_only_the_benchmarks_above_it():
     cpu = {"a": 10.0, "b": 1900.0, "c": 1800.0}  # share of 2 benchmarks: 1800 CPU-s
-    assert budget.over_share(["a", "b", "c"][:2], cpu) == {"b": 1900.0}
+    assert budget.over_share(["a", "b"], cpu) == {"b": 1900.0}
+    assert budget.over_share(["a", "c"], cpu) == {}  # at the share is not over it
 
 
 @pytest.mark.parametrize("slug", sorted(budget.over_share(registry.slugs(), budget.committed_cpu_s())))

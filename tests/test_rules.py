@@ -193,3 +193,17 @@ def test_a_post_hoc_claim_shows_the_verdict_its_lock_recorded():
         Amendment("2026-12-06", ("c",), "margin changed", "t", results_seen=True),))
     assert verdicts_before(later, lock) == {"c": "inconclusive"}
     assert lock_of(later, {"c": "reproduced"}, lock)["before"] == {"c": "inconclusive"}
+
+
+def test_a_rank_over_the_whole_grid_locks_every_method_of_the_grid():
+    """A Rank with among=None ranks the subject against every method of the grid: a method added
+    to the grid changes what it reads, so the lock must see it (before, only the subject and
+    foils were locked)."""
+    from claimbench.api import cfg
+    from claimbench.checks import Rank
+
+    claim = Claim("c", "T", "x", Rank("mean", "abs_error"), source="paper", foils=("noop",))
+    lock = lock_of(tb.make_bench(claims=(claim,)))
+    grown = tb.make_bench(claims=(claim,), methods=(cfg(tb.MeanEstimator), cfg(tb.Noop),
+                                                     cfg(tb.Spin)))
+    assert unamended(grown, lock) == ["c"]

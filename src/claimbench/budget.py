@@ -39,27 +39,21 @@ def readers(bench) -> dict[str, list[str]]:
     """Method label of the quick grid -> ids of the claims and premises that read its cells (as
     subject, foil or a method their check names; a rank over every method reads them all; a
     claim judged on other grids only reads none). A label no one reads feeds only the tables."""
-    from .checks import Rank, methods_named
+    from .checks import methods_read
     from .claims.dispatch import subject_of
 
     labels = [c.label for c in bench.method_configs(bench.grids["quick"])]
     out: dict[str, list[str]] = {label: [] for label in labels}
-
-    def add(item_id: str, named: set[str]) -> None:
-        for label in labels:
-            if label in named:
-                out[label].append(item_id)
-
     for c in bench.claims:
         if c.check.kind == "not_run" or (c.grids and "quick" not in c.grids):
             continue  # judged on another grid only: it reads no quick cell
-        named = {subject_of(c), *c.foils, *methods_named(c.check)}
-        if isinstance(c.check, Rank) and not c.check.among:
-            named |= set(labels)
-        add(c.id, named)
+        named = {subject_of(c), *c.foils} | methods_read(c.check, labels)
+        for label in labels:
+            if label in named:
+                out[label].append(c.id)
     for p in bench.premises:
-        named = set(methods_named(p.check))
-        if isinstance(p.check, Rank) and not p.check.among:
-            named |= set(labels)
-        add(p.id, named)
+        named = methods_read(p.check, labels)
+        for label in labels:
+            if label in named:
+                out[label].append(p.id)
     return out

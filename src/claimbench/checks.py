@@ -266,6 +266,14 @@ def methods_named(check) -> tuple[str, ...]:
     return (check.method,)
 
 
+def methods_read(check, labels) -> set[str]:
+    """The method labels (of ``labels``, a grid's) whose cells a check's verdict reads: those it
+    names, and every one for a rank over the whole grid (``among=None``)."""
+    if isinstance(check, Rank) and not check.among:
+        return set(labels)
+    return set(methods_named(check))
+
+
 def other_roles(check, subject: str) -> tuple[str, ...]:
     """The methods a check names besides its subject: a foil that is one of them would compare
     with itself (Y against Y) and fail by construction."""

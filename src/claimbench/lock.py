@@ -75,7 +75,7 @@ def premise_hash(premise) -> str:
 
 def design(bench: Benchmark, claim: Claim, grid: str = "quick") -> dict:
     """What the claim reads on ``grid``: cells, premises and the sources that make them."""
-    from .checks import methods_named
+    from .checks import methods_read
     from .claims.dispatch import subject_of
     from .claims.evidence import _matches
     from .provenance import ROOT, cell_hash
@@ -83,10 +83,11 @@ def design(bench: Benchmark, claim: Claim, grid: str = "quick") -> dict:
     from .runner import source_files
 
     g = bench.grids[grid]
+    configs = bench.method_configs(g)
     named = {subject_of(claim), *claim.foils}
-    if claim.check.kind != "not_run":
-        named |= set(methods_named(claim.check))
-    methods = [c for c in bench.method_configs(g) if c.label in named]
+    if claim.check.kind != "not_run":  # a rank over the whole grid reads every method
+        named |= methods_read(claim.check, [c.label for c in configs])
+    methods = [c for c in configs if c.label in named]
     scopes = [dict(getattr(claim.check, "where", {}) or {})]
     if getattr(claim.check, "other_where", None) is not None:
         scopes.append(dict(claim.check.other_where))

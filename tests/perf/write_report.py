@@ -113,8 +113,11 @@ def cpu_section(store: str = "results/claimbench.sqlite", top: int = 25) -> list
     lines += ["", f"The {top} most expensive methods, with the claims and premises that read "
               "their cells (none: the tables only):", "",
               "| benchmark | method | CPU-minutes | read by |", "|---|---|---|---|"]
+    readers: dict = {}  # slug -> budget.readers, once per benchmark
     for (slug, m), cpu in sorted(by_method.items(), key=lambda kv: -kv[1])[:top]:
-        who = budget.readers(registry.benchmark(slug)).get(m, [])
+        if slug not in readers:
+            readers[slug] = budget.readers(registry.benchmark(slug))
+        who = readers[slug].get(m, [])
         lines.append(f"| {slug} | {m} | {cpu / 60:.2f} | {', '.join(who) or 'none'} |")
     return lines + [""]
 
