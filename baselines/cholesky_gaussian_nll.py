@@ -101,7 +101,7 @@ def train_early_stopping(torch, params: dict, batch_loss, n: int, gen, epochs: i
     perm = torch.randperm(n, generator=gen)
     n_val = int(round(val_frac * n))
     val, fit = perm[:n_val], perm[n_val:]
-    opt = torch.optim.Adam(params.values(), lr=lr)
+    opt = torch.optim.Adam(params.values(), lr=lr, foreach=True)
     best, best_state, since = math.inf, None, 0
     losses = []
     for _ in range(epochs):

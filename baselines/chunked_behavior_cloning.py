@@ -12,6 +12,8 @@ Joint targets are tracked directly (speed-limited), eef targets through one DLS 
 (datasets/planar_arm.py). The policy observes proprioception in its own space (q or fk(q)) and
 the goal; it is an MLP regressing the H x d chunk with a mean-squared error on standardised
 targets (Adam). Chunks are executed open loop, then the policy is queried again.
+Trained policies go through the checkpoint cache (``claimbench.checkpoints``), keyed on the
+training tensors, fields and seed, so configurations that differ in decoding only share one.
 """
 from __future__ import annotations
 
@@ -92,8 +94,6 @@ class ChunkedBC(Method):
     def run(self, data: dict, seed: int) -> dict:
         import torch
 
-        from claimbench.baselines.supervised_training import build_seeded, torch_seed
-
         if self.space not in SPACES or self.mode not in MODES:
             raise ValueError(f"space {self.space!r} / mode {self.mode!r}")
         H, links = self.chunk, data["links"]
@@ -107,16 +107,7 @@ class ChunkedBC(Method):
         ym, ys = y.mean(0), y.std(0) + 1e-6
         xt = torch.as_tensor((x - xm) / xs, dtype=torch.float32)
         yt = torch.as_tensor((y - ym) / ys, dtype=torch.float32)
-        C = torch_classes()
-        model = build_seeded(lambda: C.ChunkMLP(x.shape[1], y.shape[1], self.width), seed)
-        opt = torch.optim.Adam(model.parameters(), lr=self.lr)
-        g = torch.Generator().manual_seed(torch_seed(seed))
-        for _ in range(self.steps):
-            idx = torch.randint(0, len(xt), (self.batch,), generator=g)
-            loss = ((model(xt[idx]) - yt[idx]) ** 2).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+        model, loss = self._trained(xt, yt, seed)
         model.eval()
 
         def policy(qb, gb, lk):
@@ -132,7 +123,49 @@ class ChunkedBC(Method):
         return {"final_ee": fk(nominal[:, -1], links),
                 "shift_final_ee": fk(shifted[:, -1], data["shift_links"]),
                 "jerk": float((jq**2).sum(-1).mean()),
-                "train_loss": float(loss.detach())}
+                "train_loss": loss}
+
+    def _trained(self, xt, yt, seed: int):
+        """The policy trained on (xt, yt) and its last minibatch loss, through the checkpoint
+        cache: a mutant that changes decoding only (methods/action_space.py, decode_stepwise)
+        evaluates the very model of its parent configuration, so it loads it instead of
+        retraining. The key holds everything that decides the weights (the standardised
+        training tensors themselves, the training fields, the seed), not the decoding mode."""
+        import hashlib
+        import sys
+
+        import torch
+
+        from claimbench.baselines import supervised_training
+        from claimbench.baselines.supervised_training import build_seeded, torch_seed
+        from claimbench.checkpoints import cached_train
+
+        C = torch_classes()
+        digest = hashlib.sha256()
+        for t in (xt, yt):
+            digest.update(repr(tuple(t.shape)).encode())
+            digest.update(t.numpy().tobytes())
+        key = {"model": "chunk_mlp_bc", "width": self.width, "steps": self.steps,
+               "batch": self.batch, "lr": self.lr, "seed": int(seed), "data": digest.hexdigest()}
+
+        def fit(model):
+            # foreach: the same per-tensor update as the default loop (torch's CPU foreach ops
+            # run the same kernels per tensor), fewer Python calls per step
+            opt = torch.optim.Adam(model.parameters(), lr=self.lr, foreach=True)
+            g = torch.Generator().manual_seed(torch_seed(seed))
+            for _ in range(self.steps):
+                idx = torch.randint(0, len(xt), (self.batch,), generator=g)
+                loss = ((model(xt[idx]) - yt[idx]) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            return {"train_loss": float(loss.detach())}
+
+        model, history, _ = cached_train(
+            key, lambda: build_seeded(lambda: C.ChunkMLP(xt.shape[1], yt.shape[1], self.width),
+                                      seed),
+            fit, sources=(sys.modules[__name__], supervised_training))
+        return model, float(history["train_loss"])
 
     def rollout(self, policy, q0, goal, links, data) -> np.ndarray:
         """Joint trajectories (B, T + 1, 3) of the policy, chunks executed open loop."""

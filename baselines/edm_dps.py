@@ -102,7 +102,7 @@ def edm_train(model, x, cfg: EDMConfig, seed: int) -> dict:
     import torch
 
     g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, foreach=True)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, cfg.train_steps)
     sd = cfg.sigma_data
     hist = []

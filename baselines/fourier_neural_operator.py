@@ -145,7 +145,7 @@ def train_mse(model, forward, n: int, steps: int, batch: int, lr: float, seed: i
     import torch
 
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    opt = torch.optim.Adam(model.parameters(), lr=lr, foreach=True)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
     for _ in range(steps):
         idx = torch.randint(0, n, (min(batch, n),), generator=gen)  # (B,)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from claimbench.baselines import block_sparse_attention as bsa
+from claimbench.memo import LastOf
 
 
 def n_pages(n_keys: int, page_size: int) -> int:
@@ -66,11 +67,23 @@ def exact_page_mass(q: np.ndarray, k: np.ndarray, page_size: int) -> np.ndarray:
     return p.mean(1)  # (H, n_pages)
 
 
+_IMPORTANCE = LastOf()  # the last (q, k)'s estimates: every method of an instance reads the same
+
+
 def page_importance(q: np.ndarray, k: np.ndarray, page_size: int, score: str = "quest") -> np.ndarray:
     """Estimated attention mass of each (head, page), rows summing to 1: (H, n_pages).
 
     ``"quest"``: per-head softmax over pages of bound / sqrt(d) + log(page length) (a page's
-    mass if all its keys sat at the bound), averaged over tokens; ``"exact"``: the true mass."""
+    mass if all its keys sat at the bound), averaged over tokens; ``"exact"``: the true mass.
+    Memoised on the identity of q and k (the methods of one instance share the estimate, which
+    costs more than a cheap method's own work; callers must not modify it in place)."""
+    return _IMPORTANCE.get((q, k), (page_size, score),
+                           lambda: compute_page_importance(q, k, page_size, score))
+
+
+def compute_page_importance(q: np.ndarray, k: np.ndarray, page_size: int,
+                            score: str = "quest") -> np.ndarray:
+    """:func:`page_importance` without the memo."""
     if score == "exact":
         return exact_page_mass(q, k, page_size)
     if score != "quest":

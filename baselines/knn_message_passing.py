@@ -226,7 +226,7 @@ class KnnMPNN(Method):
             self._prepare(torch, data, gen)
             model = self._build(torch, data)
             init_params(torch, model, gen)
-            opt = torch.optim.Adam(model.parameters(), lr=self.lr)
+            opt = torch.optim.Adam(model.parameters(), lr=self.lr, foreach=True)
             losses = []
             n = len(train)
             for _ in range(self.epochs):

@@ -96,8 +96,24 @@ def _sigmoid(x):
 
 
 def _softmax(x, axis=-1):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
+    # the ufunc reductions behind .max()/.sum(), called directly: the same values without the
+    # Python wrappers, which cost as much as the arithmetic at these sizes (les_step is the
+    # inner loop of every meta-training rollout)
+    e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
+    return e / np.add.reduce(e, axis=axis, keepdims=True)
+
+
+_TE: dict = {}
+
+
+def _time_embedding(t: int) -> np.ndarray:
+    """tanh(t / gamma - 1) (13,), memoised: generation counters repeat across rollouts."""
+    te = _TE.get(t)
+    if te is None:
+        if len(_TE) > 10_000:
+            _TE.clear()
+        te = _TE[t] = np.tanh(t / GAMMA - 1.0)
+    return te
 
 
 @dataclass
@@ -121,7 +137,7 @@ def les_reset(dim: int, lower: float, upper: float, rng: np.random.Generator,
 def fitness_tokens(fit: np.ndarray, best: float) -> np.ndarray:
     n = fit.size
     F = np.empty((n, 3))  # (N, 3)
-    dev = fit - fit.mean()
+    dev = fit - np.add.reduce(fit) / n  # fit.mean() without its wrapper (same value)
     sd = math.sqrt(float(dev @ dev) / (n - 1)) if n > 1 else 0.0
     np.minimum(np.maximum(dev / max(sd, 1e-8), -5.0), 5.0, out=F[:, 0])
     F[np.argsort(fit, kind="stable"), 1] = np.arange(n) / max(n - 1, 1) - 0.5
@@ -145,7 +161,7 @@ def les_step(params: dict, state: LESState, X: np.ndarray, fit: np.ndarray,
     a = TIMESCALES
     pc = (1.0 - a) * state.path_c + a * wdiff[:, None]  # (D, 3)
     ps = (1.0 - a) * state.path_s + a * wnoise[:, None]  # (D, 3)
-    te = np.tanh(state.t / GAMMA - 1.0)  # (13,)
+    te = _time_embedding(state.t)  # (13,)
     Xin = np.empty((m.size, 6 + te.size))  # (D, 19)
     Xin[:, 0:3], Xin[:, 3:6], Xin[:, 6:] = pc, ps, te
     pre1 = Xin @ params["w1"] + params["b1"]  # (D, M)

@@ -71,9 +71,11 @@ def train(model, batch_fn: Callable, cfg: TrainConfig, seed: int, loss_fn: Calla
     gen = torch.Generator().manual_seed(seed)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    # foreach: one call per step for all tensors, the same arithmetic (bit for bit) as torch's
+    # per-tensor loop, the CPU default (issue 27: CPU)
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": cfg.weight_decay},
                              {"params": no_decay, "weight_decay": 0.0}],
-                            lr=cfg.lr, betas=cfg.betas)
+                            lr=cfg.lr, betas=cfg.betas, foreach=True)
     hist = {"step": [], "loss": [], "lr": []}
     model.train()
     t0 = time.perf_counter()

@@ -20,14 +20,17 @@ precedent's own action; the LLM: the model asked with that precedent only).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.memo import LastOf
 
 INVALID = -1
+_ANSWERS = LastOf()  # the model answers asked about the current instance (LLMMemoryAgent.ask)
 
 
 def _tokens(doc):
@@ -46,12 +49,34 @@ class MemoryStore:
         self.X = np.asarray(X.toarray(), dtype=float)  # (n, V)
         self.contexts = [list(c) for c in contexts]
         self.actions = [int(a) for a in actions]
+        self._col = self.vec.vocabulary_  # word -> column
+        self._idf = self.vec.idf_  # (V,)
 
     def embed(self, ctx: Sequence[str]) -> np.ndarray:
-        return np.asarray(self.vec.transform([list(ctx)]).toarray()[0], dtype=float)  # (V,)
+        """``self.vec.transform([ctx])`` as a dense row, with scikit-learn's own arithmetic (the
+        counts of the in-vocabulary words in column order, times idf, divided by the square
+        root of the sum of squares accumulated in that order: its CountVectorizer, TfidfTransformer
+        and inplace_csr_row_normalize_l2), so the values are bit for bit the same; calling
+        transform per task spent most of the no-defence arm's CPU in input validation.
+        tests/test_a_memguard.py compares the two."""
+        counts: dict[int, int] = {}
+        for w in ctx:
+            j = self._col.get(w)
+            if j is not None:
+                counts[j] = counts.get(j, 0) + 1
+        idx = sorted(counts)
+        data = np.array([counts[j] for j in idx], dtype=float) * self._idf[idx]  # (nnz,)
+        sq = 0.0
+        for v in data.tolist():
+            sq += v * v
+        out = np.zeros(self._idf.size)  # (V,)
+        out[idx] = data / math.sqrt(sq) if sq != 0.0 else data
+        return out
 
-    def add(self, ctx: Sequence[str], action: int) -> int:
-        self.X = np.vstack([self.X, self.embed(ctx)[None]])  # (n + 1, V)
+    def add(self, ctx: Sequence[str], action: int, q: np.ndarray | None = None) -> int:
+        """Append a precedent; ``q`` is its embedding when the caller has it already."""
+        q = self.embed(ctx) if q is None else q
+        self.X = np.vstack([self.X, q[None]])  # (n + 1, V)
         self.contexts.append(list(ctx))
         self.actions.append(int(action))
         return len(self.actions) - 1
@@ -117,7 +142,7 @@ class MemoryAgent(Method):
             a = int(self.decide(ctx, q, keep, store))
             actions.append(a)
             if data["write_back"] and a != INVALID:
-                store.add(ctx, a)
+                store.add(ctx, a, q)  # q: the task's embedding, computed above
         return {"actions": actions, "memory_size": len(store.actions), **self.stats()}
 
 
@@ -131,13 +156,28 @@ class LLMMemoryAgent(MemoryAgent):
     temperature: float = 0.0  # greedy decoding
     max_tokens: int = 12  # an action name is at most 17 characters; tiny models stay cheap
 
+    def setup(self, data: dict, store: MemoryStore, seed: int) -> None:
+        super().setup(data, store, seed)
+        self._data = data
+
     def ask(self, prompt: str) -> str:
         from claimbench.models import load_model
 
-        gen = load_model(self.model).chat([{"role": "user", "content": prompt}],
-                                          max_tokens=self.max_tokens,
-                                          temperature=self.temperature, seed=self._seed)
-        return gen.text
+        def answer() -> str:
+            return load_model(self.model).chat([{"role": "user", "content": prompt}],
+                                               max_tokens=self.max_tokens,
+                                               temperature=self.temperature,
+                                               seed=self._seed).text
+
+        if not self.model.startswith("tiny:"):
+            return answer()
+        # The tiny backend's answer is a function of (model, prompt, max_tokens, temperature,
+        # seed) only, and the defences of one instance ask the same one-precedent path
+        # questions (methods of a cell share the seed): the instance's answers are kept for
+        # its next cells (claimbench.memo), which saves most of a_memguard_llm's variants'
+        # model calls without changing one answer. Other backends may not repeat themselves.
+        key = ("ask", self.model, self.max_tokens, self.temperature, self._seed, prompt)
+        return _ANSWERS.get((self._data,), key, answer)
 
     def prompt(self, ctx, cases: list[tuple[list[str], int]], notes: list[str]) -> str:
         lines = ["You are a clinical records agent. Choose one action from: "

@@ -62,7 +62,8 @@ class OctaveSession:
         self.calls += 1
         deadline = time.monotonic() + (timeout or self.timeout)
         fd = self.proc.stdout.fileno()
-        buf = b""
+        buf = bytearray()
+        end = (SENTINEL + "\n").encode()
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -74,11 +75,14 @@ class OctaveSession:
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise OctaveError("octave-cli closed its output")
+            # Search only the new bytes (and a sentinel's length before them): decoding and
+            # searching the whole buffer per chunk was quadratic in a long trajectory's output.
+            # The sentinel is ASCII, so its first byte match is its first text match.
+            start = max(0, len(buf) - len(end) + 1)
             buf += chunk
-            text = buf.decode(errors="replace")
-            marker = text.find(SENTINEL + "\n")
+            marker = buf.find(end, start)
             if marker >= 0:
-                return text[:marker]
+                return buf[:marker].decode(errors="replace")
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -139,19 +143,23 @@ def octave_code(task: dict, cfg: SimConfig, y0, times) -> str:
     ts = " ".join(_num(t) for t in times)
     head = (f"f = {octave_rhs(task, cfg)};\ny = [{y0s}];\ntimes = [{ts}];\n"
             f"fmt = [repmat('%.17g ', 1, numel(y) + 1) '\\n'];\n")
+    # Each segment's rows are formatted by sprintf and printed in one write: printf(fmt, M)
+    # alone reached the pipe about a line per write, and reading those chunks cost most of the
+    # caller's CPU. The text is the same.
     if cfg.solver == "euler":
         body = (f"for s = 1:numel(times)-1\n  t0 = times(s); L = times(s+1) - t0;\n"
                 f"  n = max(1, ceil(L / {_num(cfg.h)} - 1e-9)); h = L / n;\n"
                 f"  Y = zeros(numel(y), n); T = t0 + h*(1:n);\n"
                 f"  for k = 1:n\n    y = y + h*f(t0 + (k-1)*h, y); Y(:, k) = y;\n  end\n"
-                f"  printf('SEG %d\\n', n); printf(fmt, [T; Y]);\nend\n")
+                f"  printf('SEG %d\\n', n); printf('%s', sprintf(fmt, [T; Y]));\nend\n")
     elif cfg.solver in ("ode45", "ode15s"):
         body = (f"o = odeset('RelTol', {_num(cfg.rtol)}, 'AbsTol', {_num(cfg.rtol * 1e-3)}, "
                 f"'Refine', 1);\n"
                 f"for s = 1:numel(times)-1\n"
                 f"  [T, Y] = {cfg.solver}(f, [times(s) times(s+1)], y, o);\n"
                 f"  y = Y(end, :).'; n = numel(T) - 1;\n"
-                f"  printf('SEG %d\\n', n); printf(fmt, [T(2:end).'; Y(2:end, :).']);\nend\n")
+                f"  printf('SEG %d\\n', n);\n"
+                f"  printf('%s', sprintf(fmt, [T(2:end).'; Y(2:end, :).']));\nend\n")
     else:
         raise ValueError(f"unknown solver {cfg.solver!r}")
     return head + body

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from claimbench.api import Method
-from claimbench.baselines.spiking_layers import energy_pj, firing_rate, spiking_classes
+from claimbench.baselines.spiking_layers import energy_pj, fast_lif_class, firing_rate
 from claimbench.baselines.supervised_training import build_seeded, fit_classifier, predict
 
 
@@ -26,7 +26,9 @@ from claimbench.baselines.supervised_training import build_seeded, fit_classifie
 def _classes():
     from torch import nn
 
-    LIF = spiking_classes()
+    # the shared LIF with its BPTT written out by hand: the same spikes and gradients bit for bit
+    # (tests/test_spikenet.py), without autograd's per-time-step graph
+    LIF = fast_lif_class()
 
     class PointNet(nn.Module):
         def __init__(self, H, K):

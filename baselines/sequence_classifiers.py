@@ -8,7 +8,8 @@ literature's estimate).
 - ``cnn1d``: Conv1d(C, H, k) - ReLU - Conv1d(H, H, k) - ReLU - mean over time - Linear(H, K)
   ('same' padding).
 - ``gru``: one GRU layer of H units (Cho et al. 2014), the last state - Linear(H, K)
-  (``pool="mean"``: the states averaged over time, the SNN's own readout, method snn_mmwave).
+  (``pool="mean"``: the states averaged over time, the SNN's own readout, method snn_mmwave;
+  there the recurrence and its BPTT run by hand, ``GRUSteps``, bit for bit torch's GRU).
 
 Training options (defaults off, the original setting; issue 28 turned them on for snn_mmwave, where
 the MLP and the GRU sat at chance): ``standardize`` z-scores each input channel with the training
@@ -45,6 +46,7 @@ def ann_macs(kind: str, T: int, C: int, H: int, K: int, kernel: int) -> int:
 @functools.cache
 def _classes():
     import torch
+    import torch.nn.functional as F
     from torch import nn
 
     class Standardize(nn.Module):
@@ -103,6 +105,63 @@ def _classes():
             h = self.conv(x.transpose(1, 2))  # (B, H, T)
             return self.head(h.mean(-1))
 
+    class GRUSteps(torch.autograd.Function):
+        """The recurrence of torch's CPU GRU (aten's GRUCell after the input projection, zero
+        initial state) with its BPTT written out by hand: the same operations in the same order,
+        and the backward the one autograd evaluates through them, including the order in which
+        the three gradients reaching each state are summed (output, h - n, the next step's
+        matmul) and the weight gradients summed from the last step back. Outputs and gradients
+        equal nn.GRU's bit for bit (tests/test_snn_mmwave.py); autograd's graph of ~30 nodes per
+        time step is most of the cost of these small steps."""
+
+        @staticmethod
+        def forward(ctx, gi, w_hh, b_hh):  # gi (T, B, 3H) input projections, w_hh (3H, H)
+            h = gi.new_zeros(gi.shape[1], w_hh.shape[1])  # (B, H) initial state
+            w_t = w_hh.t()  # (H, 3H) view
+            outs, saved = [], []
+            # the input gates' (B, H) views of every step, as gi[t].unsafe_chunk(3, 1) gives
+            for r_i, z_i, n_i in zip(*(c.unbind(0) for c in gi.unsafe_chunk(3, 2))):
+                hg = torch.addmm(b_hh, h, w_t)  # (B, 3H), as aten's linear
+                r_h, z_h, n_h = hg.unsafe_chunk(3, 1)  # (B, H) each
+                r = r_h.add_(r_i).sigmoid_()  # reset gate
+                z = z_h.add_(z_i).sigmoid_()  # update gate
+                n = n_i.add(n_h * r).tanh_()  # new gate
+                hmn = h - n
+                h_new = (hmn * z).add_(n)  # (B, H)
+                saved.append((h, r, z, n, n_h, hmn))
+                outs.append(h_new)
+                h = h_new
+            ctx.steps = saved
+            ctx.save_for_backward(w_hh)
+            return torch.stack(outs)  # (T, B, H)
+
+        @staticmethod
+        def backward(ctx, g_out):  # g_out (T, B, H)
+            (w_hh,) = ctx.saved_tensors
+            steps, g_outs = ctx.steps, g_out.unbind(0)
+            tanh_bw = torch.ops.aten.tanh_backward.default
+            sigmoid_bw = torch.ops.aten.sigmoid_backward.default
+            g_gi = [None] * len(steps)
+            g_w = g_b = carry = None
+            for t in range(len(steps) - 1, -1, -1):
+                h, r, z, n, n_h, hmn = steps[t]
+                dh = g_outs[t]  # (B, H)
+                if carry is not None:  # the order autograd accumulates them in
+                    dh = (dh + carry[0]).add_(carry[1])
+                g_hmn = dh * z
+                g_z = dh * hmn
+                g_npre = tanh_bw(dh - g_hmn, n)
+                g_rpre = sigmoid_bw(g_npre * n_h, r)
+                g_zpre = sigmoid_bw(g_z, z)
+                g_hg = torch.cat([g_rpre, g_zpre, g_npre * r], 1)  # (B, 3H)
+                g_gi[t] = torch.cat([g_rpre, g_zpre, g_npre], 1)  # (B, 3H)
+                gw = g_hg.t().mm(h)  # (3H, H)
+                gb = g_hg.sum(0, keepdim=True).view(-1)  # (3H,), autograd's sum_to
+                g_w = gw if g_w is None else g_w.add_(gw)
+                g_b = gb if g_b is None else g_b.add_(gb)
+                carry = (g_hmn, g_hg.mm(w_hh))  # to h_{t-1}: via h - n, via the matmul
+            return torch.stack(g_gi), g_w, g_b
+
     class GRU(nn.Module):
         def __init__(self, C, H, K, pool="last"):
             super().__init__()
@@ -111,8 +170,13 @@ def _classes():
             self.pool = pool
 
         def forward(self, x):  # x (B, T, C)
+            if self.pool == "mean":  # the recurrence by hand (GRUSteps), same numbers
+                rnn = self.rnn
+                gi = F.linear(x.transpose(0, 1), rnn.weight_ih_l0, rnn.bias_ih_l0)  # (T, B, 3H)
+                out = GRUSteps.apply(gi, rnn.weight_hh_l0, rnn.bias_hh_l0).transpose(0, 1)
+                return self.head(out.mean(1))  # out (B, T, H) -> (B, K)
             out, h = self.rnn(x)  # out (B, T, H), h (1, B, H)
-            return self.head(out.mean(1) if self.pool == "mean" else h[0])  # (B, K)
+            return self.head(h[0])  # (B, K)
 
     return MLP, CNN1D, GRU, Standardize, ShiftFlip, Wrapped
 

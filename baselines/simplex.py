@@ -13,16 +13,29 @@ projected optimistic gradient, Douglas-Rachford splitting).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
+
+
+@functools.cache
+def _counts(n: int) -> np.ndarray:
+    """1, ..., n (int64, read-only), made once per size: game solvers project every iteration."""
+    k = np.arange(1, n + 1)
+    k.flags.writeable = False
+    return k
 
 
 def simplex_threshold(v: np.ndarray) -> float:
     """The shift ``tau`` with ``sum(max(v - tau, 0)) == 1``."""
-    u = np.sort(v)[::-1]  # (n,)
-    css = np.cumsum(u) - 1.0  # (n,)
-    k = np.arange(1, v.size + 1)
+    # ndarray.sort and add.accumulate are what np.sort / np.cumsum call, without their Python
+    # wrappers (a large share of a small projection's CPU); the values are the same.
+    u = np.array(v)
+    u.sort()
+    u = u[::-1]  # (n,) descending
+    css = np.add.accumulate(u) - 1.0  # (n,)
     # The last index where the sorted entry stays above the running threshold.
-    rho = np.nonzero(u - css / k > 0)[0][-1]
+    rho = np.nonzero(u - css / _counts(v.size) > 0)[0][-1]
     return float(css[rho] / (rho + 1))
 
 

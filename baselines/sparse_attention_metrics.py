@@ -24,6 +24,7 @@ from collections import OrderedDict
 import numpy as np
 
 from claimbench.baselines import block_sparse_attention as bsa
+from claimbench.memo import LastOf
 
 
 def as_tensor(x, dtype=None):
@@ -44,13 +45,21 @@ def measure(q, k, v, outputs: dict, causal: bool = True, block_size=64, chunk: i
 
     ``block_size`` is the tiling of the dense reference kernel when the method reports no
     mask of its own (its ``flops`` must then be given)."""
+    f64 = bsa._torch().float64
+    return _measure(as_tensor(q, f64), as_tensor(k, f64), as_tensor(v, f64), outputs, causal,
+                    block_size, chunk)
+
+
+def _measure(q, k, v, outputs: dict, causal: bool, block_size, chunk: int, ref=None) -> dict:
+    """:func:`measure` on float64 q, k, v; ``ref``: their ``_reference`` when already at hand."""
     torch = bsa._torch()
     f64 = torch.float64
-    q, k, v = as_tensor(q, f64), as_tensor(k, f64), as_tensor(v, f64)
     H, Tq, d = q.shape
     Tk, dv = k.shape[1], v.shape[2]
     q_pos, k_pos = bsa.default_positions(Tq, Tk)
-    ref, key_block_mass = _reference(q, k, v, q_pos, k_pos, causal, _pair(block_size), chunk)
+    if ref is None:
+        ref = _reference(q, k, v, q_pos, k_pos, causal, _pair(block_size), chunk)
+    ref, key_block_mass = ref
     out = as_tensor(outputs["out"], f64)
     if tuple(out.shape) != tuple(ref.shape):
         raise ValueError(f"outputs['out'] has shape {tuple(out.shape)}; dense attention has {tuple(ref.shape)}")
@@ -85,6 +94,7 @@ def measure(q, k, v, outputs: dict, causal: bool = True, block_size=64, chunk: i
 
 
 _REFERENCES: "OrderedDict[tuple, tuple]" = OrderedDict()  # the last instances' references
+_PER_INSTANCE = LastOf()  # `measured`: the last instance's float64 q, k, v and references
 
 
 def _reference(q, k, v, q_pos, k_pos, causal: bool, bs: tuple, chunk: int):
@@ -150,8 +160,16 @@ def measured(inst, outputs: dict, causal: bool = True, block_size=64) -> dict:
     one float64 dense reference (the costly part)."""
     if "_measure" not in outputs:
         d = inst.data
-        outputs["_measure"] = measure(d["q"], d["k"], d["v"], outputs, causal=causal,
-                                      block_size=block_size)
+        keys = (d["q"], d["k"], d["v"])
+        f64 = bsa._torch().float64
+        # the instance's float64 q, k, v and its dense reference, once per instance (by identity):
+        # converting and content-hashing k and v again for every cell cost more than the rest of a
+        # cheap method's cell (tilesparse: 32 x 4096 x 64 keys, ~0.3 s a cell); same values
+        q, k, v = _PER_INSTANCE.get(keys, "f64", lambda: tuple(as_tensor(x, f64) for x in keys))
+        chunk = 512  # measure's default
+        ref = _PER_INSTANCE.get(keys, ("ref", causal, _pair(block_size), chunk), lambda: _reference(
+            q, k, v, *bsa.default_positions(q.shape[1], k.shape[1]), causal, _pair(block_size), chunk))
+        outputs["_measure"] = _measure(q, k, v, outputs, causal, block_size, chunk, ref)
     return outputs["_measure"]
 
 

@@ -103,6 +103,70 @@ def spiking_classes():
     return LIF
 
 
+SURROGATE_SLOPE = 25  # the shared LIF's surrogate.fast_sigmoid(slope=25)
+
+
+@functools.cache
+def fast_lif_class():
+    """The LIF above with its BPTT written out by hand (issue 27; any trailing shape (T, ..., H)).
+
+    Same neuron, same operations in the same order: autograd through LIF.forward builds about 8
+    graph nodes per time step and layer, most of a training step's CPU time at these sizes. Here
+    the forward runs without a graph and the backward is the recursion autograd evaluates,
+        dL/du_t = fs'(u_t - theta) dL/ds_t + beta dL/du_{t+1}    (dL/dcur_t = dL/du_t),
+    fs' the fast-sigmoid surrogate (relu' for the analog twin); the reset term is detached, as
+    in LIF. Gradients equal autograd's bit for bit (tests/test_snn_mmwave.py,
+    tests/test_spikenet.py).
+    """
+    import torch
+
+    LIF = spiking_classes()
+
+    class _LIFSteps(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, cur, beta: float, threshold: float, analog: bool):  # cur (T, B, H)
+            out = torch.empty_like(cur)  # (T, B, H) spikes (analog: ReLU(u))
+            saved = out if analog else torch.empty_like(cur)  # (T, B, H) surrogate inputs u - theta
+            u = torch.zeros_like(cur[0])  # (B, H), updated in place
+            s = torch.zeros_like(cur[0])  # (B, H): the previous step's spikes
+            for cur_t, out_t, x_t in zip(cur.unbind(0), out.unbind(0), saved.unbind(0)):
+                u.mul_(beta).add_(cur_t)  # beta * u + I_t
+                if analog:
+                    torch.clamp_min(u, 0, out=out_t)  # relu, written into out
+                    continue
+                # - s * theta (s is 0 or 1, so s * 1.0 is s itself)
+                u.sub_(s if threshold == 1.0 else s * threshold)
+                torch.sub(u, threshold, out=x_t)
+                torch.gt(x_t, 0, out=out_t)  # snntorch FastSigmoid.forward: (x > 0) as float
+                s = out_t
+            ctx.save_for_backward(saved)
+            ctx.beta, ctx.analog = beta, analog
+            return out
+
+        @staticmethod
+        def backward(ctx, grad_out):  # grad_out (T, B, H)
+            (saved,) = ctx.saved_tensors
+            if ctx.analog:  # ReluBackward0
+                g = torch.ops.aten.threshold_backward(grad_out, saved, 0)  # (T, B, H)
+            else:  # snntorch FastSigmoid.backward, all steps at once (elementwise)
+                g = grad_out / (SURROGATE_SLOPE * torch.abs(saved) + 1.0) ** 2  # (T, B, H)
+            # dL/du_t = g_t + beta dL/du_{t+1}, in place from the last step back
+            steps = g.unbind(0)
+            for t in range(len(steps) - 2, -1, -1):
+                steps[t].add_(steps[t + 1] * ctx.beta)
+            return g, None, None, None
+
+    class FastLIF(LIF):
+        def forward(self, cur):  # cur (T, B, H)
+            out = _LIFSteps.apply(cur, self.beta, self.threshold, self.analog)  # (T, B, H)
+            if not self.training:
+                self.spikes += float((out != 0).sum())
+                self.events += float(out.numel())
+            return out
+
+    return FastLIF
+
+
 def firing_rate(layers) -> float:
     """Emitted spikes per neuron per time step over ``layers`` (LIF modules, after inference)."""
     spikes = sum(l.spikes for l in layers)

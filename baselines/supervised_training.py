@@ -15,7 +15,8 @@ def fit_classifier(model, x: np.ndarray, y: np.ndarray, epochs: int, lr: float, 
 
     g = torch.Generator().manual_seed(int(seed) % 2**63)
     xt, yt = torch.as_tensor(x), torch.as_tensor(y)
-    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
+    # foreach: the per-tensor update's arithmetic, batched over the parameter list (issue 27)
+    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay, foreach=True)
     loss_fn = torch.nn.CrossEntropyLoss()
     model.train()
     last = float("nan")

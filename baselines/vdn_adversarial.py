@@ -61,20 +61,35 @@ class ObsCoder:
         self.mask = self.cells
         self.n = self.cells * (self.cells + 1) * 2 ** n_food
 
+    @staticmethod
+    def flags(present) -> int:
+        return sum(1 << f for f, p in enumerate(present) if p)
+
     def __call__(self, own: int, mate: int, present) -> int:
-        flags = sum(1 << f for f, p in enumerate(present) if p)
-        return (own * (self.cells + 1) + mate) * 2 ** self.n_food + flags
+        return (own * (self.cells + 1) + mate) * 2 ** self.n_food + self.flags(present)
 
 
-def greedy(q_row: np.ndarray, rng: np.random.Generator) -> int:
-    best = np.flatnonzero(q_row == q_row.max())  # ties broken at random (unvisited rows are all 0)
-    return int(best[0] if len(best) == 1 else rng.choice(best))
+def greedy(q_row, rng: np.random.Generator) -> int:
+    """Argmax of a row of 6 values, ties broken at random (unvisited rows are all 0). Plain
+    Python on a list row (see ``train_vdn``): numpy's per-call overhead on 6 entries was the
+    largest cost of an episode step; same maximum, same tie set, same draw."""
+    m = max(q_row)
+    best = [a for a, v in enumerate(q_row) if v == m]
+    return best[0] if len(best) == 1 else int(rng.choice(best))
+
+
+def argmin(q_row) -> int:
+    """First index of the row's minimum (as ``np.argmin``)."""
+    m = min(q_row)
+    return next(a for a, v in enumerate(q_row) if v == m)
 
 
 def observe(state, coder: ObsCoder, masked: bool, noisy_agent: int, rng,
             masked_agent: int = -1) -> list[int]:
     """Observation index of each of the two agents under the step's attack."""
     pos, present = state
+    flags = coder.flags(present)
+    width, n_flags = coder.cells + 1, 2 ** coder.n_food
     obs = []
     for i in range(2):
         mate = pos[1 - i]
@@ -82,7 +97,7 @@ def observe(state, coder: ObsCoder, masked: bool, noisy_agent: int, rng,
             mate = coder.mask
         elif i == noisy_agent:
             mate = int(rng.integers(coder.cells))
-        obs.append(coder(pos[i], mate, present))
+        obs.append((pos[i] * width + mate) * n_flags + flags)  # = coder(pos[i], mate, present)
     return obs
 
 
@@ -112,7 +127,7 @@ def episode(env, q, coder, rng, attack: str, p: float, eps: float = 0.0, learn: 
         acts = [int(rng.integers(N_ACTIONS)) if rng.random() < eps else greedy(q[i][obs[i]], rng)
                 for i in range(2)]
         if hit and attack == "value":
-            acts[victim] = int(np.argmin(q[victim][obs[victim]]))
+            acts[victim] = argmin(q[victim][obs[victim]])
         elif hit and attack == "ib":
             acts[victim] = int(rng.integers(N_ACTIONS))  # independent of the other group
         elif hit and attack == "plan" and plan[1] != "keep":
@@ -126,10 +141,10 @@ def episode(env, q, coder, rng, attack: str, p: float, eps: float = 0.0, learn: 
         hit = draw()
         nobs = see(state, hit)
         if learn:
-            boot = 0.0 if done else gamma * sum(q[i][nobs[i]].max() for i in range(2))
-            err = r + boot - sum(q[i][obs[i], acts[i]] for i in range(2))
+            boot = 0.0 if done else gamma * sum(max(q[i][nobs[i]]) for i in range(2))
+            err = r + boot - sum(q[i][obs[i]][acts[i]] for i in range(2))
             for i in range(2):
-                q[i][obs[i], acts[i]] += alpha * err
+                q[i][obs[i]][acts[i]] += alpha * err
         obs = nobs
     return ret
 
@@ -138,13 +153,46 @@ def train_vdn(data: dict, seed: int, attack: str, p: float, n_episodes: int, alp
               gamma: float, eps_end: float, mutant: str = ""):
     env = make_env(data)
     coder = ObsCoder(data["size"], len(data["food_cells"]))
-    q = [np.zeros((coder.n, N_ACTIONS)) for _ in range(2)]
+    # Rows as Python lists of floats (the same float64 arithmetic as numpy scalars, without
+    # numpy's per-call overhead on 6-entry rows); ``episode`` also takes (n, 6) arrays.
+    q = [[[0.0] * N_ACTIONS for _ in range(coder.n)] for _ in range(2)]
     rng = np.random.default_rng(derive_seed(seed, "train"))
     for k in range(n_episodes):
         eps = max(eps_end, 1.0 - k / (0.6 * n_episodes))  # linear decay over 60% of training
         episode(env, q, coder, rng, attack, p, eps=eps, learn=True, alpha=alpha, gamma=gamma,
                 mutant=mutant)
     return env, coder, q
+
+
+def cached_train_vdn(data: dict, seed: int, attack: str, p: float, n_episodes: int, alpha: float,
+                     gamma: float, eps_end: float, mutant: str = ""):
+    """``train_vdn`` through the checkpoint cache: arms that differ only at test time (vanilla
+    VDN and the ``mi_objective="max"`` foil) share one training; the Q tables round-trip exactly
+    (float64). The key holds every argument."""
+    import sys
+
+    import torch
+
+    from claimbench.checkpoints import cached_train
+    from claimbench.datasets import level_foraging
+
+    coder = ObsCoder(data["size"], len(data["food_cells"]))
+    key = {"kind": "vdn_adversarial_q", "data": dict(data), "seed": seed, "attack": attack,
+           "p": p, "n_episodes": n_episodes, "alpha": alpha, "gamma": gamma, "eps_end": eps_end,
+           "mutant": mutant}
+
+    def build():
+        m = torch.nn.Module()
+        m.register_buffer("q", torch.zeros(2, coder.n, N_ACTIONS, dtype=torch.float64))
+        return m
+
+    def fit(m):
+        _, _, q = train_vdn(data, seed, attack, p, n_episodes, alpha, gamma, eps_end, mutant)
+        m.q.copy_(torch.tensor(q, dtype=torch.float64))  # (2, n_obs, 6)
+        return {"n_episodes": n_episodes}
+
+    m, _, _ = cached_train(key, build, fit, sources=(sys.modules[__name__], level_foraging))
+    return make_env(data), coder, [qi.tolist() for qi in m.q]
 
 
 def fit_mi_attack(env, coder, q, rng, p: float, batch: int, objective: str = "min"):
@@ -198,13 +246,15 @@ class VDN(Method):
     mi_objective: str = "min"  # the MI attacker minimises its estimate; "max" is a foil's mutant
 
     def run(self, data, seed):
-        env, coder, q = train_vdn(data, seed, self.train_attack, self.train_p, self.n_episodes,
-                                  self.alpha, self.gamma, self.eps_end, self.mutant)
+        env, coder, q = cached_train_vdn(data, seed, self.train_attack, self.train_p,
+                                         self.n_episodes, self.alpha, self.gamma, self.eps_end,
+                                         self.mutant)
         if self.mi_objective not in ("min", "max"):
             raise ValueError(f"unknown mi_objective {self.mi_objective!r}")
         out = evaluate(env, coder, q, seed, self.test_p, self.n_eval, self.mi_batch,
                        self.mi_objective)
         out["visited_masked_rows"] = float(
-            sum(int((np.abs(qi).sum(1) > 0).reshape(-1, coder.cells + 1, 2 ** coder.n_food)
+            sum(int((np.abs(np.asarray(qi)).sum(1) > 0)  # q rows are lists (train_vdn)
+                    .reshape(-1, coder.cells + 1, 2 ** coder.n_food)
                     [:, coder.mask].sum()) for qi in q))
         return out

@@ -48,12 +48,20 @@ def _ce_grads(net, x, y):
     return [(p, p.grad) for p in m.parameters() if p.grad is not None]
 
 
+def _grad_norm(grads) -> float:
+    return float(sum(g.norm().item() for _, g in grads))
+
+
+def _snip(grads) -> float:
+    return float(sum((p * g).abs().sum().item() for p, g in grads))
+
+
 def grad_norm(net, x, y) -> float:
-    return float(sum(g.norm().item() for _, g in _ce_grads(net, x, y)))
+    return _grad_norm(_ce_grads(net, x, y))
 
 
 def snip(net, x, y) -> float:
-    return float(sum((p * g).abs().sum().item() for p, g in _ce_grads(net, x, y)))
+    return _snip(_ce_grads(net, x, y))
 
 
 def naswot(net, x) -> float:
@@ -80,8 +88,10 @@ def naswot(net, x) -> float:
 
 
 def all_proxies(net, x, y) -> dict:
-    return {"synflow": synflow(net, x), "grad_norm": grad_norm(net, x, y),
-            "snip": snip(net, x, y), "naswot": naswot(net, x)}
+    s = synflow(net, x)
+    grads = _ce_grads(net, x, y)  # one cross-entropy backward for both (it is deterministic)
+    return {"synflow": s, "grad_norm": _grad_norm(grads), "snip": _snip(grads),
+            "naswot": naswot(net, x)}
 
 
 def proxy_scores(zcp: np.ndarray, names, proxy: str) -> np.ndarray:

@@ -434,6 +434,11 @@ BENCHMARK = Benchmark(
                       "our setting); the benchmark had none. Declared after the undefended "
                       "ASRs (about 0.05-0.3) had been seen in the committed reports",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=('c10_isolated_audit_misses', 'c11_self_reinforcing_cycle', 'c12_consensus_detects', 'c1_asr_cut_95', 'c2_minimal_utility_cost', 'c3_asr_falls_with_lessons', 'c4_self_reinforcing_cut_60', 'c5_lessons_beat_consensus_only', 'c6_llm_asr_cut_95', 'c7_llm_minimal_utility_cost', 'c8_ehragent_mimic', 'c9_multi_agent'),
+                  what="dominant_paths gives DBSCAN's answer directly for one-hot embeddings and 0 < eps < 1; MemoryStore.embed repeats scikit-learn's TF-IDF arithmetic without its input checks and add() reuses the task's embedding; tiny-model answers kept per instance (claimbench.memo.LastOf)",
+                  why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
     cost_note=(
         "The quick grid runs 11 agent/defence arms on 3 task streams x 12 seeds (396 cells, "

@@ -387,5 +387,10 @@ BENCHMARK = Benchmark(
                   why="review of issue 27's budget.readers: the lock missed methods a rank-all claim reads, so adding one to the grid would not have shown as a design change",
                   results_seen=True,
                   rule='issue 27 review: a lock fix (the design records every method a rank over the grid reads); no check, grid, cell or verdict changed'),
+        Amendment(date="2026-12-06", claims=('c10_fgd_transfers_foundation_knowledge', 'c1_atl_beats_static_recovery', 'c2_atl_beats_static_bp_f1', 'c3_fgd_adds_recovery', 'c4_atl_fgd_best_recovery', 'c5_atl_fgd_beats_static_bp_f1', 'c6_atl_fgd_beats_static_macro_f1', 'c7_atl_prunes_edges', 'c8_beats_classical_recovery', 'c9_tertiary_benchmark'),
+                  what="the BiGRU teacher and the kNN message-passing baselines train with foreach Adam/AdamW (one call per step for the parameter list, the per-tensor loop's arithmetic)",
+                  why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

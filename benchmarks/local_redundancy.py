@@ -317,5 +317,10 @@ BENCHMARK = Benchmark(
                   why="issue 29 diagnostic; the lock hashes the module and method sources, so "
                       "every claim's design hash moved",
                   results_seen=True),
+        Amendment(date="2026-12-06", claims=('c1_spearman_vs_dead_fraction', 'c1_spearman_vs_effective_rank', 'c1_spearman_vs_grad_norm', 'c1_spearman_vs_weight_norm', 'c2_best_predictor', 'c3_strong_correlation', 'c4_plateau_selection', 'c5_time_series_transfer', 'c6_existing_measures_poor', 'c7_gradient_norm_lower_bound', 'c8_not_weight_scale_proxy'),
+                  what="downstream fine-tuning runs 4 checkpoints as one stack on the same minibatches (each network's result bit-identical to training it alone)",
+                  why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

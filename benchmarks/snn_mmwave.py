@@ -386,5 +386,10 @@ BENCHMARK = Benchmark(
                        "cells or branches); every non-timing metric of the committed quick "
                        "cells unchanged (compared cell by cell with the fresh run: 0 "
                        "differences)"),
+        Amendment(date="2026-12-06", claims=('c1_beats_cnn1d_low_snr', 'c1_beats_gru_low_snr', 'c1_beats_mlp_low_snr', 'c2_accuracy_peaks_at_matched_beta', 'c3_energy_vs_ann_twin', 'c3b_energy_below_gru', 'c3c_energy_below_mlp', 'c4_advantage_vanishes_high_band_vs_cnn1d', 'c4_advantage_vanishes_high_band_vs_gru', 'c5_criterion_cutoff_between_signal_and_noise'),
+                  what="the mean-readout GRU's recurrence and backward by hand (torch's exact operations and gradient order); the hand-written LIF moved to baselines/spiking_layers.py",
+                  why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

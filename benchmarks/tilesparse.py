@@ -458,5 +458,10 @@ BENCHMARK = Benchmark(
                       "task accuracy to mean anything; bound from the word 'most', declared "
                       "before needle_answers was ever computed",
                   results_seen=False),
+        Amendment(date="2026-12-06", claims=('c1_tiered_beats_konly_error', 'c2_tiered_beats_konly_needles', 'c3_near_full_at_paper_point', 'c4_tile_budget_respected', 'c5_tile_aligned_beats_pairwise_2d', 'c6_head_sparsity_in_mla', 'c7_mla_mtp_compute_bound'),
+                  what='the dense reference and page importance kept per instance (LastOf); calibration data cached per instance; fit_tiles sums integer tile counts per page',
+                  why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -88,12 +89,21 @@ def simulate_experts(y: np.ndarray, spec: list[np.ndarray], acc: np.ndarray, n_c
     return out
 
 
-def _digits(noise: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+@lru_cache(maxsize=1)
+def _load_digits() -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's digits, parsed once per process (a grid makes one instance per seed)."""
     from sklearn.datasets import load_digits
 
     d = load_digits()
-    x = d.data / 16.0 + noise * rng.standard_normal(d.data.shape)  # (1797, 64)
-    return x, d.target.astype(np.int64)
+    for a in (d.data, d.target):
+        a.setflags(write=False)  # shared by every instance: never modified in place
+    return d.data, d.target
+
+
+def _digits(noise: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    data, target = _load_digits()
+    x = data / 16.0 + noise * rng.standard_normal(data.shape)  # (1797, 64)
+    return x, target.astype(np.int64)
 
 
 def _gmm(n: int, n_classes: int, dim: int, sep: float,

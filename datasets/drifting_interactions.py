@@ -149,7 +149,8 @@ class DriftingInteractions(Dataset):
             src = np.clip(cols[None] - (cols[None] > pos[:, None]), 0, C - 2)  # (n, C)
             cand = np.take_along_axis(neg, src, axis=1)  # (n, C)
             cand[np.arange(n), pos] = true_item
-            raw = np.take_along_axis(table, np.broadcast_to(cand, (M, n, C)), axis=2)  # (M, n, C)
+            # The same gather as take_along_axis over a broadcast index, at half its cost.
+            raw = table[:, np.arange(n)[:, None], cand]  # (M, n, C)
             return minmax_rows(raw).astype(np.float32), pos
 
         def pref_at(t: int) -> np.ndarray:

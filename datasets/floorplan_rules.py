@@ -122,6 +122,11 @@ class FloorplanEnv:
     def __init__(self, circ: dict):
         self.c = circ
         self.seq = order(circ)
+        # per module, its nets as plain int lists (wire_delta runs at every step; iterating
+        # numpy nets element by element cost more than the arithmetic)
+        nets = [[int(k) for k in net] for net in circ["nets"]]
+        self._nets_of = [[net for net in nets if i in net] for i in range(len(circ["sizes"]))]
+        self._keepout_free: dict = {}  # (w, h) -> anchors whose footprint misses the keep-outs
         self.reset()
 
     def reset(self) -> None:
@@ -160,8 +165,10 @@ class FloorplanEnv:
         w, h = self.c["sizes"][i]
         inb = self.in_bounds()
         xs, ys = np.arange(G)[:, None], np.arange(G)[None, :]
+        if (w, h) not in self._keepout_free:  # the keep-outs never change: once per size
+            self._keepout_free[w, h] = ~_box_any(self.c["keepout"], w, h)
         m = {"overlap": ~_box_any(self.occ, w, h) & inb,
-             "keepout": ~_box_any(self.c["keepout"], w, h) & inb}
+             "keepout": self._keepout_free[w, h] & inb}
         if i in self.c["boundary"]:
             edge = (xs == 0) | (ys == 0) | (xs + w == G) | (ys + h == G)  # (G, G)
             m["boundary"] = np.broadcast_to(edge, (2, G, G)) & inb
@@ -196,9 +203,15 @@ class FloorplanEnv:
                 continue  # no room for j under the other die's utilisation cap
             blocked = self.occ[1 - d] | self.c["keepout"][1 - d]
             free = ~_box_any(blocked, wj, hj)  # (G, G) legal anchors of j
-            for x in range(G - w + 1):
-                for y in range(G - h + 1):
-                    out[d, x, y] = free[max(0, x - wj + 1):x + w, max(0, y - hj + 1):y + h].any()
+            # any free anchor in the window [x - wj + 1, x + w) x [y - hj + 1, y + h) (clipped),
+            # by a summed-area table of integer counts (exact; was a double loop)
+            s = np.zeros((G + 1, G + 1), int)
+            s[1:, 1:] = free.astype(int).cumsum(0).cumsum(1)
+            x = np.arange(G - w + 1)[:, None]
+            y = np.arange(G - h + 1)[None, :]
+            x0, x1 = np.maximum(0, x - wj + 1), np.minimum(G, x + w)
+            y0, y1 = np.maximum(0, y - hj + 1), np.minimum(G, y + h)
+            out[d, :G - w + 1, :G - h + 1] = (s[x1, y1] - s[x0, y1] - s[x1, y0] + s[x0, y0]) > 0
         return out
 
     def wire_delta(self) -> np.ndarray:
@@ -207,20 +220,22 @@ class FloorplanEnv:
         w, h = self.c["sizes"][i]
         cx = np.arange(G)[:, None] + w / 2.0
         cy = np.arange(G)[None, :] + h / 2.0
-        placed = self.place[:, 0] >= 0
-        cen = self.place[:, 1:3] + self.c["sizes"] / 2.0
-        out = np.zeros((G, G))
-        for net in self.c["nets"]:
-            if i not in net:
-                continue
+        placed = (self.place[:, 0] >= 0).tolist()
+        cen = (self.place[:, 1:3] + self.c["sizes"] / 2.0).tolist()  # (n, 2) exact floats
+        box = []  # (x0, x1, y0, y1) of the placed modules of each net holding i
+        for net in self._nets_of[i]:
             p = [k for k in net if placed[k] and k != i]
-            if not p:
-                continue
-            x0, x1 = cen[p, 0].min(), cen[p, 0].max()
-            y0, y1 = cen[p, 1].min(), cen[p, 1].max()
-            out += np.maximum(0, x0 - cx) + np.maximum(0, cx - x1) \
-                + np.maximum(0, y0 - cy) + np.maximum(0, cy - y1)
-        return out
+            if p:
+                xs, ys = [cen[k][0] for k in p], [cen[k][1] for k in p]
+                box.append((min(xs), max(xs), min(ys), max(ys)))
+        if not box:
+            return np.zeros((G, G))
+        # All coordinates are multiples of 1/2 far below 2^52, so every sum here is exact and
+        # the per-axis sums over nets equal the per-net (G, G) accumulation bit for bit.
+        b = np.array(box)  # (k, 4)
+        xpart = (np.maximum(0, b[:, :1] - cx[:, 0]) + np.maximum(0, cx[:, 0] - b[:, 1:2])).sum(0)
+        ypart = (np.maximum(0, b[:, 2:3] - cy[0]) + np.maximum(0, cy[0] - b[:, 3:4])).sum(0)
+        return xpart[:, None] + ypart[None, :]  # (G, G)
 
     def legal(self, masks: dict, rules=RULES) -> np.ndarray:
         """AND of the rule matrices; at a dead end (empty AND) the in-bounds anchors that break

@@ -35,6 +35,18 @@ class Foraging:
         self.agent_levels = tuple(int(v) for v in agent_levels)
         self.n_agents = len(self.agent_levels)
         self.total = float(sum(self.food_levels))
+        # Per-step lookups precomputed (the step is the inner loop of every training episode):
+        # each cell's in-bounds target per action (itself when the move leaves the grid) and
+        # each food cell's 4-neighbourhood.
+        self._target = [[self._move(p, a) for a in range(len(MOVES))] for p in range(size * size)]
+        self._next_to = [{c for c in range(size * size) if self._adjacent(c, f)}
+                         for f in self.food_cells]
+
+    def _move(self, p: int, a: int) -> int:
+        r, c = divmod(p, self.size)
+        dr, dc = MOVES[a]
+        nr, nc = r + dr, c + dc
+        return nr * self.size + nc if 0 <= nr < self.size and 0 <= nc < self.size else p
 
     def reset(self, rng: np.random.Generator):
         free = [c for c in range(self.size ** 2) if c not in self.food_cells]
@@ -56,27 +68,23 @@ class Foraging:
         blocked = {c for c, p in zip(self.food_cells, self.present) if p}
         target = []
         for p, a in zip(self.pos, actions):
-            r, c = divmod(p, self.size)
-            dr, dc = MOVES[int(a)]
-            nr, nc = r + dr, c + dc
-            ok = 0 <= nr < self.size and 0 <= nc < self.size and nr * self.size + nc not in blocked
-            target.append(nr * self.size + nc if ok else p)
+            tgt = self._target[p][int(a)]  # p when the move leaves the grid
+            target.append(p if tgt in blocked else tgt)
         # An agent moves unless its target is contested or held by an agent that does not leave.
-        new = list(self.pos)
+        pos, new = self.pos, list(self.pos)
         for i, tgt in enumerate(target):
-            if tgt == self.pos[i]:
+            if tgt == pos[i]:
                 continue
-            contested = any(target[j] == tgt for j in range(self.n_agents) if j != i)
-            occupied = any(self.pos[j] == tgt and target[j] == self.pos[j]
-                           for j in range(self.n_agents) if j != i)
-            if not contested and not occupied:
+            if not any(j != i and (target[j] == tgt or (pos[j] == tgt and target[j] == pos[j]))
+                       for j in range(self.n_agents)):
                 new[i] = tgt
         reward = 0.0
-        for f, (cell, lvl) in enumerate(zip(self.food_cells, self.food_levels)):
+        acts = [int(a) for a in actions]
+        for f, lvl in enumerate(self.food_levels if LOAD in acts else ()):  # no LOAD: no change
             if not self.present[f]:
                 continue
             loaders = [i for i in range(self.n_agents)
-                       if int(actions[i]) == LOAD and self._adjacent(self.pos[i], cell)]
+                       if acts[i] == LOAD and pos[i] in self._next_to[f]]
             if loaders and sum(self.agent_levels[i] for i in loaders) >= lvl:
                 self.present[f] = False
                 reward += lvl / self.total

@@ -45,6 +45,16 @@ class MarkovLM:
             return np.broadcast_to(self.pi0, (ctx.shape[0], self.V))  # (N, V)
         return self.P[ctx[:, -1]]  # (N, V)
 
+    def table(self) -> tuple[np.ndarray, np.ndarray]:
+        """``guide_table(P)``, built once per P: the block-aligned sampler calls ``sample`` a
+        few hundred times per cell, and rebuilding the (V, 4V) guide each time was half its CPU.
+        Keyed on the array object (and a copy of its values), so a replaced or edited P rebuilds."""
+        cached = self.__dict__.get("_table")
+        if cached is None or cached[0] is not self.P or not np.array_equal(cached[1], self.P):
+            cached = (self.P, self.P.copy(), guide_table(self.P))
+            self.__dict__["_table"] = cached
+        return cached[2]
+
     def entropy_rate_bits(self) -> float:
         """Entropy rate of the chain under its stationary distribution (bits per token)."""
         w, vecs = np.linalg.eig(self.P.T)
@@ -58,7 +68,7 @@ class MarkovLM:
         """``count`` unwatermarked sequences of ``length`` tokens (count, length); ``first`` (count,)
         are previous tokens to continue from (None: start from pi0)."""
         out = np.empty((count, length), dtype=np.int64)
-        table = guide_table(self.P)
+        table = self.table()
         prev = first
         for t in range(length):
             if prev is None:

@@ -168,7 +168,9 @@ def train_eval(arch, split, *, channels: int, epochs: int, lr: float, batch: int
 
     (xtr, ytr), (xva, yva), (xte, yte) = split
     net = build_net(arch, channels, seed)
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    # foreach: the multi-tensor Adam step, the same float operations per parameter as the
+    # default per-tensor loop on CPU (identical tables) with fewer Python-level op calls.
+    opt = torch.optim.Adam(net.parameters(), lr=lr, foreach=True)
     g = torch.Generator().manual_seed(int(seed))
     xt, yt = torch.from_numpy(xtr), torch.from_numpy(ytr)
     steps = epochs * -(-len(xt) // batch)

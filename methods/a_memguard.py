@@ -34,7 +34,8 @@ Deviations:
 2. A reasoning path is reduced to the action it implies, embedded one-hot (the authors embed
    the chain's text with all-mpnet-base-v2): two paths are at cosine distance 0 when they
    imply the same action and 1 otherwise, so with eps 0.5 DBSCAN groups equal actions and a
-   cluster is an action implied by at least min_samples paths. Of the authors' two
+   cluster is an action implied by at least min_samples paths (``dominant_paths`` computes that
+   result in closed form, identical to the fit, which it replaces for speed). Of the authors' two
    consistency deciders (an LLM judge; DBSCAN clustering) the clustering one is used, on both
    arms. Until issue 30 the rule was ours (keep paths that disagree with at most half of the
    others, theta 0.5), which abstained where the authors' rule keeps a plurality of two or more.
@@ -85,6 +86,31 @@ def dominant_cluster(emb: np.ndarray, eps: float = 0.5, min_samples: int = 2) ->
     return labels == largest[int(np.argmin(first))]
 
 
+def dominant_paths(paths: list[int], eps: float = 0.5, min_samples: int = 2) -> np.ndarray:
+    """``dominant_cluster(path_embedding(paths), eps, min_samples)`` without fitting DBSCAN.
+
+    On one-hot path embeddings the cosine distance is 0 between equal actions and 1 otherwise,
+    so for 0 < eps < 1 a path's eps-neighbourhood is the paths of its own action: an action
+    implied by at least min_samples paths is a cluster (its paths are all core points), every
+    other path is noise, and DBSCAN numbers the clusters in order of their first path. The
+    result is therefore the paths of the most frequent such action, a tie going to the action
+    met first -- exactly what the DBSCAN fit returns (tests/test_a_memguard.py checks the two
+    agree), at a small fraction of the cost of scikit-learn's per-fit validation, which was
+    half of the simulated arm's CPU. Other eps fall back to the fit."""
+    arr = np.asarray(paths, int)  # (n,)
+    if arr.size == 0:
+        return np.zeros(0, bool)
+    if not 0.0 < eps < 1.0:
+        return dominant_cluster(path_embedding(paths), eps, min_samples)
+    acts, first, counts = np.unique(arr, return_index=True, return_counts=True)
+    ok = counts >= min_samples
+    if not ok.any():
+        return np.zeros(arr.size, bool)
+    best = counts[ok].max()
+    tied = ok & (counts == best)
+    return arr == acts[tied][int(np.argmin(first[tied]))]
+
+
 @dataclass
 class ConsensusLessons:
     """The defence, shared by the simulated and the LLM agent (mixed in before the agent)."""
@@ -118,8 +144,7 @@ class ConsensusLessons:
         cand = [i for i in idx if store.actions[i] not in banned]
         self._n_revised += len(idx) - len(cand)
         paths = [self.path_action(ctx, i, store) for i in cand]
-        ok = (dominant_cluster(path_embedding(paths), self.eps, self.min_samples) if paths
-              else np.zeros(0, bool))  # (n_cand,)
+        ok = dominant_paths(paths, self.eps, self.min_samples)  # (n_cand,)
         keep = [i for i, o in zip(cand, ok) if o]
         flagged = [p for p, o in zip(paths, ok) if not o]
         self._n_flagged += len(flagged)

@@ -113,7 +113,7 @@ def train_teacher(torch, seqs: list[str], hidden: int, epochs: int, lr: float, g
 
     teacher = build_teacher(torch, hidden)
     init_params(torch, teacher, gen)
-    opt = torch.optim.Adam(teacher.parameters(), lr=lr)
+    opt = torch.optim.Adam(teacher.parameters(), lr=lr, foreach=True)
     groups = list(by_length(seqs).values())
     # each batch's tokens once, not at every epoch (issue 27: CPU; the same integer tensors)
     batches = [([seqs[i] for i in g], tokens(torch, [seqs[i] for i in g])) for g in groups]

@@ -257,8 +257,10 @@ class CURVE(Method):
         for W_self, W_rel, b in p["layers"]:
             H = relational_layer(torch, H, A, W_self, W_rel, b)
         hg = sum_readout(torch, H, mask)  # (n, h)
-        node_kl = (kl_normal(torch, mu, ls).mean(-1) * mask).sum() / mask.sum()
-        edge_kl = kl_normal(torch, m, s_log).mean() if len(m) else hg.new_zeros(())
+        node_kl = edge_kl = None  # only the training loss reads the KL terms (no RNG in them)
+        if batch.get("training", False):
+            node_kl = (kl_normal(torch, mu, ls).mean(-1) * mask).sum() / mask.sum()
+            edge_kl = kl_normal(torch, m, s_log).mean() if len(m) else hg.new_zeros(())
         return hg, {"node_kl": node_kl, "edge_kl": edge_kl, "p_open": p_open, "m": m, "s": s,
                     "q": q, "l_proto": l_proto, "keep": keep}
 
@@ -297,8 +299,11 @@ class CURVE(Method):
             loss = (F.cross_entropy(logits, y) + ramp * self.beta_node * parts["node_kl"]
                     + ramp * (self.beta_edge * parts["edge_kl"]
                               + self.lambda_sparse * parts["p_open"].mean())
-                    + self.lambda_proto * l_proto
-                    + lam_db * prototype_invariance_penalty(torch, margin, q, y))
+                    + self.lambda_proto * l_proto)
+            # before the switch the term is 0 x a finite penalty, which adds exact zeros to the
+            # loss and its gradients: skipped (the same training, bit for bit)
+            if lam_db:
+                loss = loss + lam_db * prototype_invariance_penalty(torch, margin, q, y)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -52,6 +52,9 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.memo import LastOf
+
+_MEMO = LastOf()  # per instance: program features and ADC during the evolution (EoB.run)
 
 
 # -- NSGA-II building blocks (objectives are maximized) -------------------------------------
@@ -149,16 +152,27 @@ class EoB(Method):
         if self.mutant not in ("", "no_adc", "no_lsi"):
             raise ValueError(f"unknown mutant {self.mutant!r}")
 
+        # A program's features and ADC are functions of (program, X, solver seeds, budget), all
+        # fixed for the whole evolution: they are kept per instance (claimbench.memo), so a
+        # program met again -- a child equal to its parent, a survivor of the same initial
+        # population in EoB and its mutants, which share the cell's seed -- is not re-run
+        # through the portfolio. repr(tree) keeps -0.0 and 0.0 constants apart.
+        ctx = (X.tobytes(), seeds.tobytes(), dim, budget)
+
+        def memo(what: str, prog, compute):
+            key = (what, repr(prog["tree"]), prog["shift"].tobytes(), prog["rot"].tobytes(), ctx)
+            return _MEMO.get((data,), key, compute)
+
         def objectives(prog) -> tuple[float, float]:
             f = et.program_function(prog)
-            y = f(X)
+            y = memo("y", prog, lambda: f(X))  # (n_sample,)
             # A dropped objective is a constant 0: NSGA-II then ranks on the other one alone.
-            lsi = 0.0 if self.mutant == "no_lsi" else ea.lsi(ea.landscape_features(y, X), Z_t,
-                                                             self.sigma2)
+            lsi = 0.0 if self.mutant == "no_lsi" else ea.lsi(
+                memo("z", prog, lambda: ea.landscape_features(y, X)), Z_t, self.sigma2)
             if self.mutant == "no_adc":
                 return lsi, 0.0
-            perf = ea.normalized_performance(ea.portfolio_best(f, dim, budget, seeds), y)
-            return lsi, ea.adc(perf)
+            return lsi, memo("adc", prog, lambda: ea.adc(ea.normalized_performance(
+                ea.portfolio_best(f, dim, budget, seeds), y)))
 
         pop = [et.new_program(rng, dim, *self.init_depth) for _ in range(self.pop_size)]
         F = np.array([objectives(p) for p in pop])  # (P, 2): (LSI, ADC)

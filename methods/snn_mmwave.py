@@ -20,8 +20,8 @@ Implemented:
 (4) The network: Linear(C, H) - LIF(beta*) - Linear(H, H) - LIF(beta*) - Linear(H, K), logits
     averaged over the T time steps, trained with BPTT through snntorch's fast-sigmoid surrogate
     gradient; cross-entropy, Adam. The BPTT of the LIF layers is written out by hand
-    (``_fast_lif_class``, issue 27): the same operations as autograd through the shared LIF,
-    gradients equal bit for bit, at a third of the CPU time.
+    (``fast_lif_class`` in baselines/spiking_layers.py, issue 27): the same operations as
+    autograd through the shared LIF, gradients equal bit for bit, at a third of the CPU time.
 (5) Energy (45 nm): the first layer receives real values, T*C*H MACs at 4.6 pJ; the spiking
     layers cost SOPs = spikes * fan-out at 0.9 pJ (baselines/spiking_layers.py).
 
@@ -54,8 +54,8 @@ from typing import ClassVar
 import numpy as np
 
 from claimbench.api import Method
-from claimbench.baselines.spiking_layers import (beta_for_cutoff, energy_pj, firing_rate,
-                                                 lif_cutoff, spiking_classes)
+from claimbench.baselines.spiking_layers import (beta_for_cutoff, energy_pj, fast_lif_class,
+                                                 firing_rate, lif_cutoff)
 from claimbench.baselines.supervised_training import build_seeded, fit_classifier, predict
 
 MUTANTS = ("", "no_spike")
@@ -83,74 +83,16 @@ def matched_cutoff(x: np.ndarray, y: np.ndarray, rho: float) -> float:
     return float(freqs[int(np.searchsorted(cum, rho))])
 
 
-SURROGATE_SLOPE = 25  # the shared LIF's surrogate.fast_sigmoid(slope=25)
-
-
-@functools.cache
-def _fast_lif_class():
-    """The shared LIF (baselines/spiking_layers.py) with its BPTT written out by hand (issue 27).
-
-    Same neuron, same operations in the same order: autograd through LIF.forward builds about 8
-    graph nodes per time step and layer, most of a training step's CPU time at these sizes. Here
-    the forward runs without a graph and the backward is the recursion autograd evaluates,
-        dL/du_t = fs'(u_t - theta) dL/ds_t + beta dL/du_{t+1}    (dL/dcur_t = dL/du_t),
-    fs' the fast-sigmoid surrogate (relu' for the analog twin); the reset term is detached, as
-    in LIF. Gradients equal autograd's bit for bit (tests/test_snn_mmwave.py).
-    """
-    import torch
-
-    LIF = spiking_classes()
-
-    class _LIFSteps(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, cur, beta: float, threshold: float, analog: bool):  # cur (T, B, H)
-            out = torch.empty_like(cur)  # (T, B, H) spikes (analog: ReLU(u))
-            saved = out if analog else torch.empty_like(cur)  # (T, B, H) surrogate inputs u - theta
-            u = torch.zeros_like(cur[0])  # (B, H), updated in place
-            s = torch.zeros_like(cur[0])  # (B, H): the previous step's spikes
-            for cur_t, out_t, x_t in zip(cur.unbind(0), out.unbind(0), saved.unbind(0)):
-                u.mul_(beta).add_(cur_t)  # beta * u + I_t
-                if analog:
-                    torch.clamp_min(u, 0, out=out_t)  # relu, written into out
-                    continue
-                # - s * theta (s is 0 or 1, so s * 1.0 is s itself)
-                u.sub_(s if threshold == 1.0 else s * threshold)
-                torch.sub(u, threshold, out=x_t)
-                torch.gt(x_t, 0, out=out_t)  # snntorch FastSigmoid.forward: (x > 0) as float
-                s = out_t
-            ctx.save_for_backward(saved)
-            ctx.beta, ctx.analog = beta, analog
-            return out
-
-        @staticmethod
-        def backward(ctx, grad_out):  # grad_out (T, B, H)
-            (saved,) = ctx.saved_tensors
-            if ctx.analog:  # ReluBackward0
-                g = torch.ops.aten.threshold_backward(grad_out, saved, 0)  # (T, B, H)
-            else:  # snntorch FastSigmoid.backward, all steps at once (elementwise)
-                g = grad_out / (SURROGATE_SLOPE * torch.abs(saved) + 1.0) ** 2  # (T, B, H)
-            # dL/du_t = g_t + beta dL/du_{t+1}, in place from the last step back
-            steps = g.unbind(0)
-            for t in range(len(steps) - 2, -1, -1):
-                steps[t].add_(steps[t + 1] * ctx.beta)
-            return g, None, None, None
-
-    class FastLIF(LIF):
-        def forward(self, cur):  # cur (T, B, H)
-            out = _LIFSteps.apply(cur, self.beta, self.threshold, self.analog)  # (T, B, H)
-            if not self.training:
-                self.spikes += float((out != 0).sum())
-                self.events += float(out.numel())
-            return out
-
-    return FastLIF
+# the shared LIF with its BPTT written out by hand (issue 27; moved to baselines/spiking_layers.py
+# so that methods/spikenet.py uses it too); the old name stays for tests/test_snn_mmwave.py
+_fast_lif_class = fast_lif_class
 
 
 @functools.cache
 def _snn_class():
     from torch import nn
 
-    LIF = _fast_lif_class()
+    LIF = fast_lif_class()
 
     class SNN(nn.Module):
         def __init__(self, C, H, K, beta, threshold, analog):

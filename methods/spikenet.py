@@ -44,7 +44,7 @@ from typing import ClassVar
 
 from claimbench.api import Method
 from claimbench.baselines.point_transformer import gather_neighbours, knn_indices
-from claimbench.baselines.spiking_layers import energy_pj, firing_rate, spiking_classes
+from claimbench.baselines.spiking_layers import energy_pj, fast_lif_class, firing_rate
 from claimbench.baselines.supervised_training import build_seeded, fit_classifier, predict
 
 MUTANTS = ("", "no_dssr", "no_mask")
@@ -55,7 +55,9 @@ def _spikenet_class():
     import torch
     from torch import nn
 
-    LIF = spiking_classes()
+    # the shared LIF with its BPTT written out by hand: the same spikes and gradients bit for bit
+    # (tests/test_spikenet.py), without autograd's per-time-step graph
+    LIF = fast_lif_class()
 
     class SpikeNet(nn.Module):
         def __init__(self, H, K, T, k, beta, threshold, mutant):

@@ -68,6 +68,9 @@ import numpy as np
 
 from claimbench.api import Method
 from claimbench.baselines import head_page_selection as hps
+from claimbench.memo import LastOf
+
+_CALIB = LastOf()  # the instance's calibration cases: every mutant's AutoTuner scores the same
 
 MUTANTS = ("", "single_tier", "pair_cost", "unaligned", "random_tiles")
 
@@ -125,10 +128,14 @@ def fit_tiles(mask: np.ndarray, w: np.ndarray, budget: int, head_tile: int) -> n
     """Drop selected pages, lowest summed importance first, until the tile cost fits."""
     mask = mask.copy()
     chosen = np.flatnonzero(mask.any(0))
-    for p in chosen[np.argsort(w.sum(0)[chosen], kind="stable")]:
-        if hps.tile_count(mask, head_tile) <= budget:
-            break
-        mask[:, p] = False
+    drop_order = chosen[np.argsort(w.sum(0)[chosen], kind="stable")]
+    # a page's tiles are its own (tile_count sums over pages), so the cost after dropping the
+    # first j pages is the total minus their tiles: the first j that fits, without a loop
+    H, P = mask.shape
+    per_page = mask.reshape(hps.head_groups(H, head_tile), head_tile, P).any(1).sum(0)  # (P,)
+    cost = int(per_page.sum()) - np.concatenate([[0], np.cumsum(per_page[drop_order])])  # (len + 1,)
+    fits = np.flatnonzero(cost <= budget)
+    mask[:, drop_order[:fits[0] if fits.size else drop_order.size]] = False
     return mask
 
 
@@ -163,18 +170,24 @@ class TileSparse(Method):
             return fit_tiles(mask, w, budget, self.head_tile) if self.mutant == "unaligned" else mask
         return tiered_mask(w, pattern, budget, self.head_tile)
 
+    def _cases(self, calib: list, budget_frac: float, n_heads: int) -> list:
+        """(estimated importance, exact page mass, tile budget) of each calibration step."""
+        cases = []
+        for c in calib:
+            k = np.broadcast_to(c["k"], (n_heads,) + c["k"].shape[1:])  # (H, N, d) shared latent
+            B = hps.budget_tiles(budget_frac, n_heads, k.shape[1], self.head_tile, self.page_size)
+            cases.append((hps.compute_page_importance(c["q"], k, self.page_size, self.score),
+                          hps.exact_page_mass(c["q"], k, self.page_size), B))
+        return cases
+
     def autotune(self, calib: list, budget_frac: float, n_heads: int) -> tuple:
         """The pattern with the largest mean retained mass on the calibration steps."""
         G = hps.head_groups(n_heads, self.head_tile)
         space = patterns(G, 1 if self.mutant == "single_tier" else self.max_tiers, self.share_step)
         if not calib or len(space) == 1:
             return space[0]
-        cases = []
-        for c in calib:
-            k = np.broadcast_to(c["k"], (n_heads,) + c["k"].shape[1:])  # (H, N, d) shared latent
-            B = hps.budget_tiles(budget_frac, n_heads, k.shape[1], self.head_tile, self.page_size)
-            cases.append((hps.page_importance(c["q"], k, self.page_size, self.score),
-                          hps.exact_page_mass(c["q"], k, self.page_size), B))
+        cases = _CALIB.get((calib,), (budget_frac, n_heads, self.head_tile, self.page_size, self.score),
+                           lambda: self._cases(calib, budget_frac, n_heads))
         gains = [np.mean([(mass * self._select(w, pat, B)).sum() for w, mass, B in cases])
                  for pat in space]
         return space[int(np.argmax(gains))]

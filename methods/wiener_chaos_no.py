@@ -204,7 +204,7 @@ class WCENO(Method):
         m = min(len(a) for a in members)
         members = np.stack([a[:m] for a in members])  # (n_groups, m)
         gen = torch.Generator().manual_seed(seed)
-        opt = torch.optim.Adam(model.parameters(), lr=self.lr)
+        opt = torch.optim.Adam(model.parameters(), lr=self.lr, foreach=True)
         sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, self.steps)
         n_groups = max(1, self.batch // 8)
         for _ in range(self.steps):

@@ -6,7 +6,7 @@ from claimbench.baselines.memory_agent import (INVALID, MemoryAgent, MemoryStore
                                                parse_action)
 from claimbench.datasets.agent_memory_tasks import ACTIONS, TARGET, AgentMemoryTasks
 from claimbench.methods.a_memguard import (AMemGuard, AMemGuardLLM, dominant_cluster,
-                                          path_embedding)
+                                          dominant_paths, path_embedding)
 
 VOCAB = ["a", "b", "c", "d", "e", "f", "x", "y", "z", "u", "v"]
 ACTS = ("bad", "good", "other")
@@ -39,6 +39,26 @@ def test_dominant_cluster_on_action_paths():
     assert _kept([4]) == [F]  # one path alone is no consensus (min_samples 2)
     assert _kept([-1, -1, 2]) == [T, T, F]  # unparsable paths are a value like any other
     assert dominant_cluster(np.zeros((0, 2))).size == 0
+
+
+def test_dominant_paths_is_the_dbscan_fit():
+    # the closed form the defence uses must return what DBSCAN returns on one-hot paths
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        paths = [int(a) for a in rng.integers(-1, 4, size=int(rng.integers(1, 8)))]
+        for eps, ms in ((0.5, 2), (0.9, 3), (0.1, 1), (1.5, 2)):
+            assert (dominant_paths(paths, eps, ms).tolist()
+                    == dominant_cluster(path_embedding(paths), eps, ms).tolist()), (paths, eps)
+    assert dominant_paths([]).size == 0
+
+
+def test_store_embed_is_sklearn_transform_bit_for_bit():
+    inst = AgentMemoryTasks(attack="self_reinforcing", n_tasks=60).make(3)
+    d = inst.data
+    st = MemoryStore(d["memory"]["contexts"], d["memory"]["actions"], d["vocab"])
+    for ctx in d["tasks"] + d["audit_train"]["contexts"] + [["unknown"], [], ["g1", "g1", "zz"]]:
+        ref = np.asarray(st.vec.transform([list(ctx)]).toarray()[0], dtype=float)
+        assert st.embed(ctx).tobytes() == ref.tobytes()
 
 
 def test_dominant_cluster_uses_cosine_distance_and_eps():

@@ -124,6 +124,27 @@ def test_no_step_sum_mutant_drops_the_factor_T():
     assert wrong["bound_train"] < ok["bound_train"]
 
 
+def test_cached_training_is_bit_for_bit_a_fresh_one(tmp_path, monkeypatch):
+    """The wrong-bound mutant reuses the method's GD run through the array cache: a miss and a
+    hit both return exactly what train_sequential computes afresh."""
+    from claimbench.checkpoints import ENV_VAR
+
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    inst = XORClusterTasks(d=8, K=3, n=40, n_test=50, width=8, iters=30).make(2)
+    first = ContinualQuadraticGD().run(inst.data, 7)  # miss: trains and stores
+    assert len(list((tmp_path / "samples").glob("*.npz"))) == 1
+    again = ContinualQuadraticGD(mutant="no_step_sum").run(inst.data, 7)  # hit
+    assert len(list((tmp_path / "samples").glob("*.npz"))) == 1
+    W0 = init_weights(np.random.default_rng(7), 8, 8, 0.1)
+    fresh = train_sequential(inst.data["train"], W0, second_layer(8), 0.5, 30)
+    for out in (first, again):
+        for k in range(3):
+            np.testing.assert_array_equal(out["snapshots"][k], fresh["snapshots"][k])
+        np.testing.assert_array_equal(out["losses"], fresh["losses"])
+        np.testing.assert_array_equal(out["wopt"], fresh["wopt"])
+    assert first["traces"] == again["traces"]
+
+
 def test_replay_mutant_trains_each_stage_on_the_tasks_so_far():
     train, _ = _tasks(6, K=3, n=30)
     stages = pooled_stages(train)

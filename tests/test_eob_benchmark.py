@@ -62,6 +62,24 @@ def test_overflow_is_clipped_not_nan():
     assert np.all(np.isfinite(y)) and np.all(np.abs(y) <= et.CLIP)
 
 
+def test_evaluate_fast_path_equals_plain_numpy():
+    # evaluate() trims per-call overhead; it must return exactly the plain numpy pipeline's bits
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        d = int(rng.integers(1, 5))
+        prog = et.new_program(rng, d, 1, 6)
+        X = rng.uniform(-5, 5, size=(int(rng.integers(1, 9)), d))
+        Z = X - prog["shift"]
+        env = {"np": np, "_X": Z, "_R": Z @ prog["rot"], "_N": np.roll(Z, 1, axis=1),
+               "_Z0": np.zeros_like(Z)}
+        with np.errstate(all="ignore"):
+            v = np.asarray(eval(et.to_code(prog["tree"]), env), dtype=float)
+            v = np.broadcast_to(v, (X.shape[0], 1) if v.ndim < 2 else v.shape)
+            ref = np.clip(np.nan_to_num(v.mean(axis=1), nan=et.CLIP, posinf=et.CLIP,
+                                        neginf=-et.CLIP), -et.CLIP, et.CLIP)
+        assert et.evaluate(prog, X).tobytes() == ref.tobytes()
+
+
 def test_variation_keeps_trees_valid_and_within_depth():
     rng = np.random.default_rng(0)
     max_depth = 5

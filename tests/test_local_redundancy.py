@@ -185,3 +185,22 @@ def test_smoke_grid_cells_run():
     for r in rows:
         for name, value in r["metrics"].items():
             assert value is None or np.isfinite(value), (name, r["cell"])
+
+
+def test_stacked_fine_tuning_equals_one_network_at_a_time_bit_for_bit():
+    # datasets/plasticity_checkpoints.downstream_accuracies trains checkpoints as one stack; the
+    # benchmark's truth must be what training each checkpoint alone gives, to the last bit
+    from claimbench.datasets import plasticity_checkpoints as pc
+
+    rng = np.random.default_rng(4)
+    base = pc.load_digit_splits(rng)
+    sizes = (64, 16, 16, 10)
+    for act in ("relu", "tanh"):
+        thetas = [pc.init_mlp(rng, sizes, act) for _ in range(5)]
+        tasks = [pc.make_task(base, rng, "both") for _ in range(2)]
+        one = [pc.train(t.copy(), sizes, tasks[0], 30, 1e-2, np.random.default_rng(1), activation=act)
+               for t in thetas]
+        stack = pc._train_many(np.stack(thetas), sizes, tasks[0], 30, 1e-2, np.random.default_rng(1), 64, act)
+        assert all(np.array_equal(a, b) for a, b in zip(one, stack))
+        acc = [pc.downstream_accuracy(t, sizes, tasks, 30, 1e-2, 7, act) for t in thetas]
+        assert pc.downstream_accuracies(thetas, sizes, tasks, 30, 1e-2, 7, act, chunk=2).tolist() == acc

@@ -100,3 +100,29 @@ def test_masked_agent_beats_penalty_only_and_mutant_differs():
     assert any((a != b).any() for a, b in zip(rp["eval"], mut["eval"]))
     with pytest.raises(ValueError):
         RulePlanner(mutant="bogus").run(inst.data, 0)
+
+
+def test_wire_delta_equals_per_net_accumulation():
+    # wire_delta sums per axis over nets (exact: coordinates are multiples of 1/2); it must
+    # equal the plain per-net (G, G) accumulation bit for bit, which the policy and greedy read
+    rng = np.random.default_rng(5)
+    for n_mod, G in ((8, 8), (12, 10)):
+        for _ in range(20):
+            c = sample_circuit(rng, n_mod, G)
+            env = FloorplanEnv(c)
+            while not env.done:
+                i = env.module
+                w, h = c["sizes"][i]
+                cx, cy = np.arange(G)[:, None] + w / 2.0, np.arange(G)[None, :] + h / 2.0
+                cen = env.place[:, 1:3] + c["sizes"] / 2.0
+                ref = np.zeros((G, G))
+                for net in c["nets"]:
+                    p = [k for k in net if env.place[k, 0] >= 0 and k != i]
+                    if i in net and p:
+                        ref += np.maximum(0, cen[p, 0].min() - cx) \
+                            + np.maximum(0, cx - cen[p, 0].max()) \
+                            + np.maximum(0, cen[p, 1].min() - cy) \
+                            + np.maximum(0, cy - cen[p, 1].max())
+                assert env.wire_delta().tobytes() == ref.tobytes()
+                legal = np.argwhere(env.legal(env.rule_masks()))
+                env.step(*(int(v) for v in legal[rng.integers(len(legal))]))

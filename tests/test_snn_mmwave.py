@@ -179,3 +179,29 @@ def test_gru_mean_readout_averages_states():
     assert torch.allclose(m(x), m.head(out.mean(1)))
     m.pool = "last"
     assert torch.allclose(m(x), m.head(out[:, -1]))
+
+
+def test_hand_written_gru_equals_torch_gru_bit_for_bit():
+    # the mean-readout GRU runs its recurrence and BPTT by hand (GRUSteps): its output, the
+    # input's and every parameter's gradient must equal autograd through nn.GRU bit for bit
+    import torch
+
+    from claimbench.baselines.sequence_classifiers import _classes
+
+    GRU = _classes()[2]
+    for seed in range(3):
+        g = torch.Generator().manual_seed(seed)
+        x = torch.randn(9, 20, 3, generator=g)  # (B, T, C)
+        got = []
+        for hand in (True, False):
+            torch.manual_seed(seed)
+            m = GRU(3, 6, 4, pool="mean")
+            xx = x.clone().requires_grad_()
+            # hand: GRUSteps inside m's forward; else autograd through nn.GRU, states (B, T, H)
+            logits = m(xx) if hand else m.head(m.rnn(xx)[0].mean(1))
+            loss = torch.nn.functional.cross_entropy(logits, torch.arange(9) % 4)
+            loss.backward()
+            got.append((logits.detach(), xx.grad, [p.grad for p in m.parameters()]))
+        (l1, x1, g1), (l2, x2, g2) = got
+        assert torch.equal(l1, l2) and torch.equal(x1, x2)
+        assert len(g1) == len(g2) == 6 and all(torch.equal(a, b) for a, b in zip(g1, g2))

@@ -200,3 +200,30 @@ def test_work_caps_make_runs_machine_independent():
         assert a["work"] == b["work"] and a["iters"] == b["iters"]
         assert a["work_to_gap"] == b["work_to_gap"]
         np.testing.assert_array_equal(a["x"], b["x"])
+
+
+@pytest.mark.parametrize("kw", [{}, {"averaging": "last"}, {"predictive": False},
+                                {"alternation": False, "averaging": "uniform"}])
+def test_blocked_regret_matching_is_step_by_step_bit_for_bit(kw):
+    """steps() (RegretMatchingPlus.run's blocks) returns the gaps and points of step() calls."""
+    A = np.random.default_rng(5).standard_normal((7, 9))
+    one, blk = RegretMatchingState(A, **kw), RegretMatchingState(A, **kw)
+    gaps, points = [], []
+    for _ in range(300):
+        gaps.append(one.step())
+        points.append(one.point())
+    got = []
+    for count in (1, 37, 262):
+        g, products = blk.steps(count)
+        got += [(g[i], blk.point_at(i)) for i in range(count)]
+        assert products[-1] == blk.products
+    assert [g for g, _ in got] == gaps
+    for (_, (x, y)), (x1, y1) in zip(got, points):
+        assert np.array_equal(x, x1) and np.array_equal(y, y1)
+    assert blk.point()[0].tobytes() == one.point()[0].tobytes() and blk.t == one.t == 300
+    # the run stops at the same iteration with the same point, whatever the block size
+    runs = [RegretMatchingPlus(max_work=1e3, tol_gap=1e-3, **kw) for _ in range(2)]
+    runs[1].block = 1
+    a, b = (r.run({"A": A}, 0) for r in runs)
+    assert a["iters"] == b["iters"] and a["iters_to_gap"] == b["iters_to_gap"]
+    assert np.array_equal(a["x"], b["x"]) and np.array_equal(a["y"], b["y"])

@@ -202,3 +202,26 @@ def test_cached_arrays_computes_once_per_key(tmp_path):
     assert calls == [2, 3]
     assert np.array_equal(a["x"], b["x"]) and list(c["x"]) == [0, 3, 6]
     assert not list(tmp_path.glob("*.tmp.npz"))
+
+
+def test_foreach_adamw_trains_the_same_bits_as_the_per_tensor_loop(monkeypatch):
+    # train() asks for foreach AdamW to save CPU (issue 27); results stay those of torch's
+    # per-tensor default only if the two updates are the same arithmetic
+    import torch
+
+    toks = torch.randint(0, 32, (4000,), generator=torch.Generator().manual_seed(0)).numpy()
+    cfg = L.TrainConfig(steps=12, batch_size=4, context=16, warmup=3)
+    tcfg = TransformerConfig(vocab_size=32, d_model=16, n_layers=1, n_heads=2, d_ff=32)
+    adamw = torch.optim.AdamW
+
+    def params(foreach: bool):
+        monkeypatch.setattr(torch.optim, "AdamW",
+                            lambda *a, **k: adamw(*a, **{**k, "foreach": foreach}))
+        model = build_model(tcfg, seed=3)
+        L.train(model, L.random_windows(toks, cfg.batch_size, cfg.context), cfg, seed=4)
+        return [p.detach().clone() for p in model.parameters()]
+
+    single, batched = params(False), params(True)
+    init = [p.detach() for p in build_model(tcfg, seed=3).parameters()]
+    assert not all(torch.equal(a, b) for a, b in zip(single, init))  # the steps moved the weights
+    assert all(torch.equal(a, b) for a, b in zip(single, batched))

@@ -37,8 +37,9 @@ class Adam:
                     params[k] *= 1.0 - self.lr * self.wd
                 else:
                     g = g + self.wd * params[k]
-            m = self.m.setdefault(k, np.zeros_like(g))
-            v = self.v.setdefault(k, np.zeros_like(g))
+            if k not in self.m:  # zeros only for a new key, not a fresh pair every step
+                self.m[k], self.v[k] = np.zeros_like(g), np.zeros_like(g)
+            m, v = self.m[k], self.v[k]
             m *= self.b1
             m += (1.0 - self.b1) * g
             v *= self.b2
