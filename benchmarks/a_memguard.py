@@ -441,12 +441,9 @@ BENCHMARK = Benchmark(
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
     cost_note=(
-        "The quick grid runs 11 agent/defence arms on 3 task streams x 12 seeds (396 cells, "
-        "about 77 CPU-s, 0.2 s a cell); the simulated arms take 52 s (consensus_only 15 s, "
-        "a_memguard 12 s). c1_asr_cut_95 needs the 360-task streams: at 120 tasks even a "
-        "perfect defence's smoothed ASR ratio was about 0.067 > 0.05 (amendment of 2026-12-03). "
-        "The LLM arm (25 s with the default tiny model) is read only by c6_llm_asr_cut_95 and "
-        "c7_llm_minimal_utility_cost, judged only with --model, and consensus_only_llm (6 s) by "
-        "none: the place a later cut could come from."),
+        ("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 14 CPU-s on idle cores (77 before): DBSCAN on one-hot path embeddings"
+               " answered directly, TF-IDF embeddings reused, tiny-model answers kept per "
+               "instance.")),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

@@ -313,9 +313,9 @@ BENCHMARK = Benchmark(
     datasets=(PointCloudTensors,),
     metrics=METRICS,
     primary_metric="nll",
-    cost_note=("110 CPU-s: 8 configs x 10 seeds, each training a network (up to 60 epochs, early "
-               "stopping) on 300 clouds of 32 points; the 5-member deep ensemble takes 35 s, the "
-               "homoscedastic mutant 18 s, the other six 8-11 s each. The 10 seeds come from the "
+    cost_note=("91 CPU-s: 8 configs x 10 seeds, each training a network (up to 60 epochs, early "
+               "stopping) on 300 clouds of 32 points; the 5-member deep ensemble takes 31 s, the "
+               "homoscedastic mutant 14 s, the other six 6-9 s each. The 10 seeds come from the "
                "p-value floor (issue 14): 6 seeds could not go below 2^-6, above the worst-case "
                "Holm level 0.05/6 of the six-claim family. The ensemble is read by "
                "c1_exact_equivariance, c3 and c5; the homoscedastic mutant is read by c6 and by "

@@ -336,13 +336,10 @@ BENCHMARK = Benchmark(
     grids=GRIDS,
     traces=TRACES,
     cost_note=(
-        "About 52 CPU-s for 5 methods x 3 datasets x 5 seeds: each proxy_study cell trains 8 "
-        "perturbed 4-exit MLPs (5-40 epochs; 19 s in all), its swap_proxies mutant trains the "
-        "same 8 again (18 s), and plain_ee, temp_scaled and eefp train one 40-epoch network a "
-        "cell (5, 5 and 5 s). proxy_study is read by c7_eefp_tracks_tradeoff alone, the others "
-        "by c1_ts_lowers_ece to c6_calibrated_lower_ece_than_ours. The swap_proxies mutant is "
-        "read by no claim or premise since issue 26 (tables only): its 18 s is where a later "
-        "cut could come from."),
+        ("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 28 CPU-s on idle cores (52 before): the multi-exit networks are "
+               "trained once per (data, configuration, seed) and shared by the arms and the swap-"
+               "proxies foil that evaluate them.")),
     description=__doc__.split("\n\n")[0],
     fidelity_note=("A 4-exit MLP with input skips on 8x8 digits and make_classification instead "
                    "of MSDNet / ViT on CIFAR-100 / ImageNet. The paper's body was not available "

@@ -310,11 +310,8 @@ BENCHMARK = Benchmark(
                           "CPU-hours"),
     },
     cost_note=(
-        "About 55 CPU-s for 7 tabular-VDN trainings x 5 seeds on the 5x5 foraging task (4000 "
-        "episodes, then 200 test episodes per attack; 6-12 s per method). On the quick grid "
-        "only c3_clean_within_10pct (ibal, vdn, ibal_always), c5b/c5c and p1/p2 (vdn, "
-        "vdn_mi_max) are judged; c3's note says 4000 episodes already under-train IBAL (clean "
-        "return 0.77 vs 0.91 at 12000, one seed). ibal_no_mask, vdn_noise and vdn_value (22.3 "
-        "s) feed only c1-c2, judged on the full grid: the place a later cut could come from."),
+        ("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 34 CPU-s on idle cores (55 before) for 7 tabular-VDN trainings x 5 "
+               "seeds on the 5x5 foraging task; vdn_mi_max reuses vdn's cached Q tables.")),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

@@ -269,10 +269,10 @@ BENCHMARK = Benchmark(
     headlines=HEADLINES,
     premises=PREMISES,
     cost_note=(
-        "About 58 CPU-s for 5 REINFORCE agents x 8 seeds, 240 episodes each on 8-module 8x8 "
-        "circuits (10-12 s per agent, about 1.5 s a cell); the greedy and random legal placers "
-        "take under 1 s. At 240 episodes the policy already fails p1_policy_matches_greedy "
-        "(HPWL 1.47x greedy's), so shorter training would not do. mask_no_rule_state (12 s) is "
-        "read by no claim or premise (tables only): the place a later cut could come from."),
+        ("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 40 CPU-s on idle cores (58 before) for 5 REINFORCE agents x 8 seeds, "
+               "240 episodes each; the policy already fails p1_policy_matches_greedy at 240 "
+               "episodes, so shorter training would not do. mask_no_rule_state (~8 s) is read by "
+               "no claim or premise (tables only).")),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

@@ -147,12 +147,11 @@ BENCHMARK = Benchmark(
     baselines=(RegularizedEvolution, PoolRandomSearch, ZeroCostRanking),
     datasets=(NasCellPool,),
     metrics=METRICS,
-    cost_note=("~44 of 63 CPU-s is one cell: tabulating the search space (200 small CNN cells "
-               "trained 3 epochs each, cached for the other cells); the searches themselves "
-               "take under 0.7 s a cell. The tabulated accuracies are what every search is "
-               "scored against (c1_evaluator_rank_corr, c4_fewer_evals_than_re, "
-               "c5_lower_regret_small_budget and the rest); fewer cells or epochs would shrink "
-               "the 150-cell pools the quick grid searches. No cell feeds tables only."),
+    cost_note=("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 57 CPU-s on idle cores, ~39 of it one cell: tabulating the search "
+               "space (200 small CNN cells trained 3 epochs each, cached for the other cells), "
+               "which every search is scored against (c1_evaluator_rank_corr, "
+               "c4_fewer_evals_than_re, c5_lower_regret_small_budget and the rest)."),
     primary_metric="evals_to_target",
     claims=(
         Claim(id="c1_evaluator_rank_corr", where="abstract",

@@ -292,13 +292,11 @@ BENCHMARK = Benchmark(
     ),
     grids={"smoke": SMOKE, "quick": QUICK, "full": FULL},
     cost_note=(
-        "About 64 CPU-s over 15 games (n <= 100, 3 seeds) x 8 solvers, nearly all in "
-        "first-order baselines run to the shared cap of 1e5 products with A: PRM+ 18 s, DRS 16 "
-        "s, RM+ 17 s, OGDA 7 s, PRM+ last iterate 6 s; the hybrid takes 1 s. PRM+ is censored "
-        "at the cap on every game, so c1_speedup_high_precision's ratio (40, CI [22, 75]) "
-        "scales with the cap: halving it would put the CI's lower end at about 11, near the 10x "
-        "threshold. OGDA (7 s) is read by no claim, RM+ (17 s) only as a foil of "
-        "c3_hybrid_reaches_high_precision."),
+        ("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 44 CPU-s on idle cores (64 before), nearly all first-order baselines "
+               "run to the shared cap of 1e5 products with A; PRM+ is censored at the cap on "
+               "every game, so c1_speedup_high_precision's ratio scales with the cap, which "
+               "stays.")),
     description=(
         "Two-player zero-sum matrix games min_x max_y x^T A y over simplices. The paper's SSN solves "
         "the Douglas-Rachford fixed-point residual with a regularized semi-smooth Newton method; the "

@@ -211,14 +211,9 @@ BENCHMARK = Benchmark(
     datasets=(LatentKVNeedles,),
     metrics=METRICS,
     primary_metric="rel_error",
-    cost_note=("77 CPU-s over 160 cells (8 configs x 4 budgets x 5 seeds): each runs on a "
-               "4096-key, 32-head x 2-token latent-KV instance (the research note's lower end, "
-               "4-16k) and scores its selection against float64 dense attention; tilesparse and "
-               "its pair_cost and unaligned mutants also autotune on 2 calibration steps (~12 s "
-               "per config, others 7-9 s). c1_tiered_beats_konly_error, c2 and c5 read the tight "
-               "budgets, c3 the 0.592 point: full_attention at the tight budgets (~4 s), "
-               "random_tiles there (~3 s) and quest_topk, head_key_topk and unaligned at 0.592 (~7"
-               " s) are read by no claim or premise (tables only)."),
+    cost_note=("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
+               "unchanged): 26 CPU-s on idle cores (77 before): the float64 dense reference and "
+               "page importance are computed once per instance instead of once per cell."),
     nondeterministic={"seconds": TIMING_RTOL},
     claims=(
         Claim(id="c1_tiered_beats_konly_error", where="abstract",
