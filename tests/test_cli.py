@@ -114,3 +114,15 @@ def test_progress_without_a_terminal_names_counts_not_every_slug(capsys):
     last = err.strip().splitlines()[-1]
     assert "50/50 cells, 25/25 benchmarks done" in last
     assert "bench3," not in err and "bench1, bench2" not in err
+
+
+def test_empty_checkpoint_variable_counts_as_unset(tmp_path, monkeypatch):
+    # an empty $CLAIMBENCH_CHECKPOINTS must not send a private store's models to
+    # results/checkpoints: the run puts them beside its store, as when the variable is unset
+    from claimbench import checkpoints
+
+    monkeypatch.setenv(checkpoints.ENV_VAR, "")
+    store = tmp_path / "s.sqlite"
+    assert main(["run", SLUG, "--grid", "smoke", "--store", str(store), "--executor", "inline",
+                 "--seeds", "1"]) == 0
+    assert checkpoints.checkpoint_dir() == tmp_path / "checkpoints"

@@ -112,8 +112,11 @@ def cmd_run(args) -> int:
                               datasets=args.dataset or (), seeds=args.seeds, model=args.model)
     modules = {s: registry.module_of(s) for s in slugs}
     store_path = Path(args.store or default_store_path())
-    # Trained models live beside the store they were trained for; workers inherit this.
-    os.environ.setdefault(checkpoints.ENV_VAR, str(store_path.parent / "checkpoints"))
+    # Trained models live beside the store they were trained for; workers inherit this. An
+    # empty $CLAIMBENCH_CHECKPOINTS counts as unset (checkpoint_dir() reads it so), not as a
+    # choice that would send another store's models to results/checkpoints.
+    if not os.environ.get(checkpoints.ENV_VAR):
+        os.environ[checkpoints.ENV_VAR] = str(store_path.parent / "checkpoints")
     with Store(store_path) as store:
         planned = plan(store, modules, cells, args.force)
         if args.explain:
