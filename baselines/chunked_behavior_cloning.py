@@ -131,22 +131,17 @@ class ChunkedBC(Method):
         evaluates the very model of its parent configuration, so it loads it instead of
         retraining. The key holds everything that decides the weights (the standardised
         training tensors themselves, the training fields, the seed), not the decoding mode."""
-        import hashlib
         import sys
 
         import torch
 
         from claimbench.baselines import supervised_training
         from claimbench.baselines.supervised_training import build_seeded, torch_seed
-        from claimbench.checkpoints import cached_train
+        from claimbench.checkpoints import array_digest, cached_train
 
         C = torch_classes()
-        digest = hashlib.sha256()
-        for t in (xt, yt):
-            digest.update(repr(tuple(t.shape)).encode())
-            digest.update(t.numpy().tobytes())
         key = {"model": "chunk_mlp_bc", "width": self.width, "steps": self.steps,
-               "batch": self.batch, "lr": self.lr, "seed": int(seed), "data": digest.hexdigest()}
+               "batch": self.batch, "lr": self.lr, "seed": int(seed), "data": array_digest(xt, yt)}
 
         def fit(model):
             # foreach: the same per-tensor update as the default loop (torch's CPU foreach ops

@@ -129,18 +129,6 @@ def _forward(torch, params: list, x) -> list:
     return out
 
 
-def _array_digest(*arrays: np.ndarray) -> str:
-    """Content hash of arrays (dtype, shape and bytes): names the training data in a key."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(f"{a.dtype.str}{a.shape}".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
-
-
 def train_multi_exit(X: np.ndarray, y: np.ndarray, n_classes: int, widths: tuple[int, ...],
                      epochs: int, lr: float, batch_size: int, weight_decay: float,
                      label_smoothing: float, seed: int):
@@ -155,10 +143,10 @@ def train_multi_exit(X: np.ndarray, y: np.ndarray, n_classes: int, widths: tuple
 
     import torch
 
-    from claimbench.checkpoints import cached_train
+    from claimbench.checkpoints import array_digest, cached_train
 
     widths = tuple(int(w) for w in widths)
-    key = {"model": "multi_exit_mlp", "data": _array_digest(X, y), "n_classes": int(n_classes),
+    key = {"model": "multi_exit_mlp", "data": array_digest(X, y), "n_classes": int(n_classes),
            "widths": list(widths), "epochs": int(epochs), "lr": float(lr),
            "batch_size": int(batch_size), "weight_decay": float(weight_decay),
            "label_smoothing": float(label_smoothing), "seed": int(seed)}

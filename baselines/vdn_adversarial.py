@@ -166,33 +166,24 @@ def train_vdn(data: dict, seed: int, attack: str, p: float, n_episodes: int, alp
 
 def cached_train_vdn(data: dict, seed: int, attack: str, p: float, n_episodes: int, alpha: float,
                      gamma: float, eps_end: float, mutant: str = ""):
-    """``train_vdn`` through the checkpoint cache: arms that differ only at test time (vanilla
-    VDN and the ``mi_objective="max"`` foil) share one training; the Q tables round-trip exactly
-    (float64). The key holds every argument."""
+    """``train_vdn`` through the checkpoint array cache: arms that differ only at test time
+    (vanilla VDN and the ``mi_objective="max"`` foil) share one training; the Q tables
+    round-trip exactly (float64 .npz). The key holds every argument."""
     import sys
 
-    import torch
-
-    from claimbench.checkpoints import cached_train
+    from claimbench.checkpoints import cached_arrays
     from claimbench.datasets import level_foraging
 
-    coder = ObsCoder(data["size"], len(data["food_cells"]))
     key = {"kind": "vdn_adversarial_q", "data": dict(data), "seed": seed, "attack": attack,
            "p": p, "n_episodes": n_episodes, "alpha": alpha, "gamma": gamma, "eps_end": eps_end,
            "mutant": mutant}
 
-    def build():
-        m = torch.nn.Module()
-        m.register_buffer("q", torch.zeros(2, coder.n, N_ACTIONS, dtype=torch.float64))
-        return m
-
-    def fit(m):
+    def compute() -> dict:
         _, _, q = train_vdn(data, seed, attack, p, n_episodes, alpha, gamma, eps_end, mutant)
-        m.q.copy_(torch.tensor(q, dtype=torch.float64))  # (2, n_obs, 6)
-        return {"n_episodes": n_episodes}
+        return {"q": np.asarray(q, dtype=np.float64)}  # (2, n_obs, 6)
 
-    m, _, _ = cached_train(key, build, fit, sources=(sys.modules[__name__], level_foraging))
-    return make_env(data), coder, [qi.tolist() for qi in m.q]
+    q = cached_arrays(key, compute, sources=(sys.modules[__name__], level_foraging))["q"]
+    return make_env(data), ObsCoder(data["size"], len(data["food_cells"])), [qi.tolist() for qi in q]
 
 
 def fit_mi_attack(env, coder, q, rng, p: float, batch: int, objective: str = "min"):

@@ -215,5 +215,10 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=('c1_delta_beats_abs_joint', 'c2_delta_beats_abs_eef', 'c3_chunk_delta_beats_step_delta', 'c4_joint_smoother', 'c5_eef_transfers_embodiment', 'c6_task_space_generalizes'),
+                  what='the behaviour-cloning checkpoint key names its data with claimbench.checkpoints.array_digest (was an inline hash)',
+                  why='review: one shared content hash (claimbench.checkpoints.array_digest) instead of a hand-written one per cache; the cache holds the same results',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

@@ -487,5 +487,10 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=('c1_train_bound', 'c1b_bound_grows_with_T', 'c2_test_bound', 'c3_width', 'c4_iterations', 'c5_tasks', 'c6_samples', 'c7_paper_train_bound', 'c8_paper_test_bound'),
+                  what="the GD run's array-cache key names its arrays with claimbench.checkpoints.array_digest (was an inline hash)",
+                  why='review: one shared content hash (claimbench.checkpoints.array_digest) instead of a hand-written one per cache; the cache holds the same results',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )

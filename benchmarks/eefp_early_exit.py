@@ -393,6 +393,11 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=('c1_ts_lowers_ece', 'c2_ts_same_tradeoff', 'c3_eefp_beats_plain', 'c4_eefp_beats_calibration', 'c5_eefp_score_higher', 'c6_calibrated_lower_ece_than_ours', 'c7_eefp_tracks_tradeoff'),
+                  what="the multi-exit network's checkpoint key names its data with claimbench.checkpoints.array_digest (was a local copy)",
+                  why='review: one shared content hash (claimbench.checkpoints.array_digest) instead of a hand-written one per cache; the cache holds the same results',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
     headlines=HEADLINES,
 )

@@ -283,6 +283,11 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=('c1_ibal_top_under_ib_attack', 'c1b_ibal_top_under_noise_attack', 'c1c_ibal_top_under_value_attack', 'c1d_ibal_top_under_mi_attack', 'c2_ibal_top_agent_missing', 'c3_clean_within_10pct', 'c4_smac_tables', 'c5_information_theoretic_attack', 'c5b_mi_attack_cuts_interaction', 'c5c_mi_attack_lowers_return'),
+                  what='the VDN Q tables are cached as float64 arrays (claimbench.checkpoints.cached_arrays) instead of a torch buffer through cached_train, so the worker no longer imports torch',
+                  why="review: the array cache is the project's tool for results that are not a model; the Q tables round-trip exactly",
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
     premises=(
         Premise(id="p1_vanilla_coordinates",

@@ -251,18 +251,14 @@ class ContinualQuadraticGD(Method):
         (6b), so it shares the method's GD run of the same seed and data through the
         content-hashed array cache (claimbench.checkpoints; float64 arrays stored as they are,
         so the outputs are bit for bit those of training again)."""
-        import hashlib
         import sys
 
-        from claimbench.checkpoints import cached_arrays
+        from claimbench.checkpoints import array_digest, cached_arrays
 
-        h = hashlib.blake2b(digest_size=16)
-        for arr in (W0, a, *[v for Xy in train for v in Xy], *[v for Xy in fit for v in Xy]):
-            arr = np.ascontiguousarray(arr)
-            h.update(f"{arr.dtype.str}:{arr.shape};".encode())
-            h.update(arr.tobytes())
+        arrays = array_digest(W0, a, *[v for Xy in train for v in Xy],
+                              *[v for Xy in fit for v in Xy])
         key = {"model": "continual_quadratic_gd", "seed": int(seed), "eta": self.eta, "T": int(T),
-               "n_tasks": len(train), "n_fit": len(fit), "arrays": h.hexdigest()}
+               "n_tasks": len(train), "n_fit": len(fit), "arrays": arrays}
 
         def compute() -> dict:
             res = train_sequential(train, W0, a, self.eta, T, fit=fit)

@@ -225,3 +225,18 @@ def test_foreach_adamw_trains_the_same_bits_as_the_per_tensor_loop(monkeypatch):
     init = [p.detach() for p in build_model(tcfg, seed=3).parameters()]
     assert not all(torch.equal(a, b) for a, b in zip(single, init))  # the steps moved the weights
     assert all(torch.equal(a, b) for a, b in zip(single, batched))
+
+
+def test_array_digest_names_content_shape_and_dtype():
+    import numpy as np
+
+    from claimbench.checkpoints import array_digest
+
+    a = np.arange(6, dtype=np.float64)
+    assert array_digest(a, a[:2]) == array_digest(a.copy(), np.array([0.0, 1.0]))
+    assert array_digest(a) == array_digest(torch.as_tensor(a))  # a CPU tensor hashes as its array
+    assert array_digest(a) != array_digest(a.reshape(2, 3))  # same bytes, other shape
+    assert array_digest(a) != array_digest(a.astype(np.int64))
+    b = a.copy(); b[5] = 5.5
+    assert array_digest(a) != array_digest(b)
+    assert array_digest(a[::2]) == array_digest(np.ascontiguousarray(a[::2]))

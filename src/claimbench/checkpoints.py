@@ -50,6 +50,21 @@ def source_digest(objs) -> str:
     return stable_hash(sorted(parts))
 
 
+def array_digest(*arrays) -> str:
+    """Content hash of arrays (numpy or CPU torch tensors): dtype, shape and bytes of each, so
+    a key can name the data a model was trained on (equal bytes in another shape differ)."""
+    import hashlib
+
+    import numpy as np
+
+    h = hashlib.blake2b(digest_size=16)
+    for a in arrays:
+        a = np.ascontiguousarray(a.numpy() if hasattr(a, "numpy") else a)
+        h.update(f"{a.dtype.str}:{a.shape};".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
 def checkpoint_key(key: Mapping[str, Any], sources=()) -> str:
     return stable_hash(dict(key), source_digest(sources), n=16)
 
