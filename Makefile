@@ -31,7 +31,7 @@ perf: $(STAMP)
 report: $(STAMP)
 	./scripts/install-tools.sh || echo "make report: going on without them (make tools installs them)"
 	$(BIN)/claimbench run --all --grid quick --jobs $(JOBS)
-	$(BIN)/claimbench report
+	$(BIN)/claimbench report --jobs $(JOBS)
 	@./scripts/install-tools.sh --check >/dev/null 2>&1 || echo "make report: external programs \
 	are missing; the cells that need them are tool_missing (listed above): install them with \
 	'make tools' and run 'make report' again"

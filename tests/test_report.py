@@ -118,3 +118,24 @@ def test_not_run_rows_point_to_their_reason():
     pages = [p.read_text() for p in (root / "reports").glob("*/paper_vs_ours.md")]
     assert pages and not any("| not\\_run:  |" in t for t in pages)
     assert any("| not\\_run (reason under Details) |" in t for t in pages)
+
+
+def test_plots_drawn_in_parallel_equal_serial_ones(filled, tmp_path):
+    """`claimbench report` draws plots in forked processes: the same files, byte for byte, and
+    the same site pages as one process drawing them."""
+    bench, store = filled
+    other = tb.make_bench("toy2", methods=(cfg(tb.MeanEstimator), cfg(tb.Noop)), seeds=3,
+                          claims=CLAIMS)
+    planned = plan(store, {"toy2": tb}, select_cells(other, "quick"), False)
+    execute_plan(store, {"toy2": other}, planned, jobs=1, timeout=5)
+    files = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"j{jobs}"
+        written = write_reports([bench, other], store, out,
+                                all_benches={"toy": bench, "toy2": other}, jobs=jobs)
+        files[jobs] = {p.relative_to(out): p.read_bytes() for p in written
+                       if p.suffix in (".png", ".html") and p.exists()}
+    assert any(p.suffix == ".png" for p in files[1])
+    assert files[1].keys() == files[2].keys()
+    differ = [str(p) for p in files[1] if files[1][p] != files[2][p]]
+    assert not differ, differ

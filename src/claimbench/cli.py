@@ -245,7 +245,8 @@ def cmd_report(args) -> int:
         return 0
     path = readable_store(args.store)
     with Store(path, readonly=True) as store:
-        written = write_reports(benches, store, Path(args.out), full_index=not args.slugs)
+        written = write_reports(benches, store, Path(args.out), full_index=not args.slugs,
+                                jobs=args.jobs)
         if not args.slugs and Path(args.out).resolve() == (ROOT / "reports").resolve() \
                 and path.resolve() != (Path("results") / "committed.sqlite").resolve():
             from .committed import write_committed  # the committed cells, beside the reports
@@ -408,6 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--store", help=STORE_HELP)
     s.add_argument("--model", help="report the rows this model spec produced, under "
                                    "OUT/models/<spec>/ (the committed reports are untouched)")
+    s.add_argument("--jobs", "-j", type=_positive(int), default=None,
+                   help="processes drawing the plots (default: one per core)")
     s.set_defaults(fn=cmd_report)
 
     s = sub.add_parser("verify", help="re-run a seeded sample of the committed cells and "

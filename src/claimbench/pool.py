@@ -23,7 +23,7 @@ from collections import deque
 from multiprocessing.connection import wait
 from typing import Iterator, Sequence
 
-from .worker import execute, limit_threads
+from .worker import execute, keep_freed_memory, limit_threads
 
 _CTX = mp.get_context("fork")
 # Set by the coordinator before forking; workers inherit them (nothing is pickled but indices).
@@ -37,6 +37,7 @@ def _worker_main(conn, max_memory_mb: float | None) -> None:
 
     faulthandler.disable()  # a method's abort is recorded as `crashed`, not dumped to stderr
     limit_threads()
+    keep_freed_memory()
     if max_memory_mb:
         import resource
 

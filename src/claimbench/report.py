@@ -355,7 +355,11 @@ def judge(bench: Benchmark, rows: list[dict], grid: str | None, folder: Path | N
     return results
 
 
-def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tuple]:
+def write_benchmark(bench: Benchmark, store, out: Path,
+                    plots_later: list | None = None) -> tuple[list[Path], tuple]:
+    """One benchmark's report files. With ``plots_later`` (a list), its plots are not drawn
+    but queued there as ``plot_benchmark`` arguments (``write_reports`` draws them in
+    parallel) and the page's plot names are left None."""
     from .plots import plot_benchmark
 
     grid, rows = grid_rows(bench, store.rows(bench.slug))
@@ -378,9 +382,46 @@ def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tup
     for name, text in files.items():
         (folder / name).write_text(text)
         written.append(folder / name)
+    if plots_later is not None:
+        plots_later.append((bench, rows, summ, results, folder))
+        return written, (bench, results, summ, None, prov, stamp)
     plots = plot_benchmark(bench, rows, summ, results, folder)
     written += plots
     return written, (bench, results, summ, [p.name for p in plots], prov, stamp)
+
+
+_PLOT_JOBS: list = []
+
+
+def _plot_job(i: int) -> list[Path]:
+    from .plots import plot_benchmark
+
+    return plot_benchmark(*_PLOT_JOBS[i])
+
+
+def draw_plots(jobs: list, processes: int | None = None) -> list[list[Path]]:
+    """``plot_benchmark`` for each queued job, in forked processes (one per core by default):
+    matplotlib's layout and rendering are most of ``claimbench report``'s time, and each
+    benchmark's figures are independent of the others'. Returns each job's paths, in order."""
+    global _PLOT_JOBS
+    import os
+
+    if processes is None:
+        processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else (os.cpu_count() or 1)
+    processes = max(1, min(processes, len(jobs)))
+    if processes == 1:
+        from .plots import plot_benchmark
+
+        return [plot_benchmark(*job) for job in jobs]
+    import multiprocessing as mp
+
+    _PLOT_JOBS = jobs  # inherited by the forked children: nothing but indices is pickled
+    try:
+        with mp.get_context("fork").Pool(processes) as pool:
+            return pool.map(_plot_job, range(len(jobs)), chunksize=1)
+    finally:
+        _PLOT_JOBS = []
 
 
 SUMMARY_COLS = ("not_discriminating", "premise_failed", "inconclusive", "not_reproduced")
@@ -441,7 +482,10 @@ def index_md(verdicts: dict[str, dict[str, int]], benches: dict[str, Benchmark])
 
 
 def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool = True,
-                  all_benches: dict[str, Benchmark] | None = None) -> list[Path]:
+                  all_benches: dict[str, Benchmark] | None = None,
+                  jobs: int | None = None) -> list[Path]:
+    """Every report of ``benches`` from ``store`` under ``out``, the index and the site; the
+    plots are drawn in ``jobs`` processes (default: one per core)."""
 
     from .errors import UserError
     from .lock import read_lock, unamended
@@ -458,14 +502,19 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
     written: list[Path] = []
     verdicts: dict[str, dict[str, int]] = {}
     pages: dict[str, tuple] = {}
+    queued: list = []
     for b in benches:
         if b.slug not in stored:
             continue
-        files, page = write_benchmark(b, store, out)
+        files, page = write_benchmark(b, store, out, plots_later=queued)
         results = page[1]
         written += files
         verdicts[b.slug] = count_verdicts(results)
         pages[b.slug] = page
+    for job, plots in zip(queued, draw_plots(queued, processes=jobs)):
+        slug = job[0].slug
+        written += plots
+        pages[slug] = pages[slug][:3] + ([p.name for p in plots],) + pages[slug][4:]
     # The index counts verdicts of every registered benchmark with results, not only these.
     if all_benches is None:
         from . import registry
