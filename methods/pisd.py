@@ -46,6 +46,9 @@ Deviations:
 Mutants for foils (field ``mutant``; "" is the method above, unchanged):
 - ``no_pde``: zeta_pde = 0 (the physics-informed term removed; same trained model).
 - ``full_modes``: no truncation (K = n): the spectral latent is as large as the pixel grid.
+  With ``count_only`` (the quick grid, issue 27) it neither trains nor samples: it returns the
+  latent dimension and ``flops_per_sample``, the operation count c4 reads, from the same
+  formula as a run (denoiser widths and the guidance's transform sizes).
 """
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from claimbench.baselines.edm_dps import GridDPS
+from claimbench.baselines.edm_dps import EDMConfig, GridDPS, mlp_flops
 from claimbench.datasets.poisson_dirichlet import wavenumber_sq
 
 MUTANTS = ("", "no_pde", "full_modes")
@@ -85,10 +88,27 @@ class PISD(GridDPS):
     beta1: float = 0.985  # paper's code
     beta2: float = 0.98  # paper's code
     mutant: str = ""
+    # ours (issue 27): full_modes only, count its operations without training or sampling
+    count_only: bool = False
 
     def __post_init__(self):
         if self.mutant not in MUTANTS:
             raise ValueError(f"unknown mutant {self.mutant!r}")
+        if self.count_only and self.mutant != "full_modes":
+            raise ValueError("count_only is for the full_modes mutant (c4's operation-count "
+                             f"foil), not mutant={self.mutant!r}")
+
+    def run(self, data, seed: int) -> dict:
+        if not self.count_only:
+            return super().run(data, seed)
+        n = int(data["n"])
+        k = self._k(n)
+        dim = 2 * k * k
+        edm = EDMConfig(width=self.width, depth=self.depth, train_steps=self.train_steps)
+        # the widths of baselines/edm_dps.py's EDMDenoiser (input: latent + Fourier features)
+        dims = [dim + 2 * edm.n_freq] + [edm.width] * edm.depth + [dim]
+        per_step = 3 * mlp_flops(dims) + self.guidance_flops({"n": n, "k": k})
+        return {"latent_dim": dim, "flops_per_sample": float(self.sample_steps * per_step)}
 
     def applies_to(self, dataset) -> str | None:
         if self.mutant == "full_modes" and getattr(dataset, "k2", 0.0):

@@ -168,6 +168,12 @@ def test_mutants_and_flops_on_a_tiny_instance(tmp_path, monkeypatch):
     assert not np.allclose(nopde["forward"]["u"], out["forward"]["u"])
     with pytest.raises(ValueError):
         PISD(mutant="nonsense")
+    # The quick grid's count-only full_modes: the run's operation count, without a run.
+    counted = PISD(keep=4, mutant="full_modes", count_only=True, **common).run(inst.data, 0)
+    assert counted == {"latent_dim": full["latent_dim"],
+                       "flops_per_sample": full["flops_per_sample"]}
+    with pytest.raises(ValueError, match="count_only"):
+        PISD(count_only=True)
 
 
 def test_tasks_sampled_together_equal_each_sampled_alone(tmp_path, monkeypatch):

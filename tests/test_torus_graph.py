@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from claimbench.baselines.exact_score_matching import ExactScoreMatching, gamma_hat, gamma_mb
+from claimbench.baselines.exact_score_matching import (ExactScoreMatching, flat_index, gamma_hat,
+                                                       gamma_mb)
 from claimbench.benchmarks.torus_graph import BENCHMARK
 from claimbench.datasets.torus_graph_samples import (TorusGraphSamples, complex_params,
                                                      conditional_coeffs, gibbs_sample,
@@ -238,16 +239,47 @@ def _plain_ssm(X: np.ndarray, m: StochasticScoreMatching, seed: int) -> tuple:
     return phi, losses
 
 
-@pytest.mark.parametrize("mutant", ["", "no_coupling"])
-def test_fast_ssm_loop_equals_the_plain_one_bit_for_bit(mutant):
+@pytest.mark.parametrize("mutant,block", [("", 100), ("no_coupling", 100), ("", 16),
+                                          ("no_coupling", 16)])
+def test_fast_ssm_loop_equals_the_plain_one_bit_for_bit(mutant, block):
     # issue 27: selected (not summed) triangles, the loss only where traced, Adam in place and
-    # on the diagonal alone for the mutant must not change a single bit of phi or of the trace
+    # on the diagonal alone for the mutant, the buffered PairStep and minibatch indices drawn a
+    # timing block at a time (block 16: 4 blocks, the last partial) must not change a single
+    # bit of phi or of the trace
     X = TorusGraphSamples(d=7, n=150, sweeps=4).make(2).data["X"]
-    m = StochasticScoreMatching(n_iter=60, batch_size=32, trace_every=7, mutant=mutant)
+    m = StochasticScoreMatching(n_iter=60, batch_size=32, trace_every=7, mutant=mutant,
+                                timing_block=block)
     phi, losses = _plain_ssm(X, m, 5)
     out = m.run({"X": X}, 5)
     np.testing.assert_array_equal(out["phi"], phi)
     assert out["traces"]["loss_vs_iter"]["y"] == losses
+
+
+def _gamma_where_form(X: np.ndarray) -> np.ndarray:
+    """gamma_hat as first written (issue 27 round 3 reference): E by nested np.where."""
+    n, d = X.shape
+    Z, others = np.exp(1j * X), np.arange(d)
+    G = np.zeros((2 * d * d, 2 * d * d))
+    for k in range(d):
+        zk = Z[:, k : k + 1]
+        E_row = np.where(others > k, zk * Z, np.where(others < k, Z * np.conj(zk), zk))
+        rest = others[others != k]
+        E_col = np.where(rest < k, Z[:, rest] * zk, np.conj(Z[:, rest]) * zk)
+        E = np.concatenate([E_row * np.where(others < k, -1.0, 1.0), E_col], axis=1)
+        D = np.empty((n, 2 * (2 * d - 1)))
+        D[:, 0::2], D[:, 1::2] = -E.imag, E.real
+        idx = np.concatenate([flat_index(k, others, d), flat_index(rest, k, d)]).ravel()
+        G[np.ix_(idx, idx)] += D.T @ D / n
+    return G
+
+
+def test_gamma_is_the_where_form_bit_for_bit_and_exactly_symmetric():
+    # the exact solve passes Gamma.T to LAPACK (column-major, no transposing copy): that is the
+    # same matrix only if Gamma is symmetric to the last bit
+    X = TorusGraphSamples(d=9, n=400, sweeps=3).make(1).data["X"]
+    G = gamma_hat(X)
+    assert G.tobytes() == _gamma_where_form(X).tobytes()
+    np.testing.assert_array_equal(G, G.T)
 
 
 def test_dataset_is_seeded_and_sparse():
