@@ -423,13 +423,13 @@ BENCHMARK = Benchmark(
     baselines=(PostedPrice, SizeBasedPricing, ICNNAuction, ExactOT),
     datasets=(UniformAdditiveBuyer, GaussianMixtureOT, KnownGCF),
     metrics=METRICS,
-    cost_note=("Most of the quick grid's CPU is the auctions: gcf_layer (1500 AdamW steps on "
-               "soft-revenue gradients, 2000 training types) for n = 1..6 goods x 5 seeds, ~38 "
-               "CPU-s; the gcf_fit family takes ~13 s and OT ~4 s. gcf_layer is read by "
-               "c1_revenue_n1 to c6_revenue_n6 and c7_beats_bundle_n2 to n6; every n of Table I "
-               "is kept so each table claim has quick-scale evidence. The icnn baseline (800 "
-               "steps, ~22 s) is read by no claim or premise (tables only): a later cut could "
-               "come from there."),
+    cost_note=("Most of the quick grid's CPU (~59 CPU-s, measured 2026-12-06) is the auctions: "
+               "gcf_layer (1500 AdamW steps on soft-revenue gradients, 2000 training types) for n"
+               " = 1..6 goods x 5 seeds, ~42 CPU-s; the gcf_fit family takes ~13 s and OT ~3 s. "
+               "gcf_layer is read by c1_revenue_n1 to c6_revenue_n6 and c7_beats_bundle_n2 to n6;"
+               " every n of Table I is kept so each table claim has quick-scale evidence. The "
+               "icnn baseline (800 steps, ~21 s), read by no claim or premise, runs on the full "
+               "grid only (issue 27)."),
     primary_metric="revenue",
     nondeterministic={"time_s": TIMING_RTOL},
     claims=CLAIMS,

@@ -133,14 +133,15 @@ BENCHMARK = Benchmark(
     datasets=(PoissonDirichlet, HelmholtzDirichlet),
     metrics=METRICS,
     cost_note=("The quick grid (7 seeds, Poisson and Helmholtz on a 16x16 grid) trains a "
-               "diffusion MLP (192x3, 2048 pairs, 1000 Adam steps) 35 times (about 60 % of its "
-               "206 CPU-s) and runs 56 guided samplings of 1000 steps (about 30 %); the data take "
-               "the rest. pisd and "
-               "grid_dps (~138 s) are read by c1_forward_more_accurate to c6_helmholtz, grid_dps "
-               "also by p1_grid_competent_helmholtz_forward, which needs the grid baseline to "
-               "beat the zero field on Helmholtz. The full_modes mutant (43 s) is read only by "
-               "c4_fewer_flops via flops_per_sample, a formula needing no training or sampling: a "
-               "later cut could come from there."),
+               "diffusion MLP (192x3, 2048 pairs, 1000 Adam steps) 28 times (about two thirds of "
+               "its ~190 CPU-s, measured 2026-12-06 from empty checkpoints) and runs 56 guided "
+               "samplings of 1000 steps (about a third); the data take ~5 s. pisd and grid_dps "
+               "(~107 s with its Adam-update variant) are read by c1_forward_more_accurate to "
+               "c6_helmholtz, grid_dps also by p1_grid_competent_helmholtz_forward, which needs "
+               "the grid baseline to beat the zero field on Helmholtz. The full_modes mutant, "
+               "read only by c4_fewer_flops through flops_per_sample (a formula of its sizes), "
+               "counts its operations without training or sampling on the quick grid (issue 27: "
+               "~43 CPU-s saved); the full grid trains and samples it."),
     primary_metric="fwd_relL2_u",
     nondeterministic={"sec_per_sample": TIMING_RTOL},
     unit=(),  # one cell = one training run per method (both tasks share it)

@@ -316,13 +316,14 @@ BENCHMARK = Benchmark(
                      methods=_METHODS,
                      note="closer to the paper's d x n heatmap; hours on one core"),
     },
-    cost_note=("tg_ssm fits (2000 Adam iterations of batch 512) take ~73 CPU-s, 51 s of it at d = "
-               "64, 96, 128 (3.6 ms an iteration at d = 128); exact_sm ~28 s, mostly the dense "
-               "2d^2 x 2d^2 solve at d = 40, 48, timed 3 times; Gibbs-sampled data ~7.4 s a seed. "
-               "The large-d SSM cells feed c5_ssm_iteration_d2 (slope over d = 48..128) and "
-               "c6_ssm_beyond_exact (past the exact memory budget); the exact timings feed "
-               "c3_exact_solve_d6 and c4_exact_total_time (slope over d = 24..48). No cell feeds "
-               "tables only."),
+    cost_note=("tg_ssm fits (2000 Adam iterations of batch 512) take ~84 of ~118 CPU-s (measured "
+               "2026-12-06 on a machine ~20% slower than the earlier figures), most of it at d = "
+               "64, 96, 128, where two complex matrix products per iteration run near the core's "
+               "peak; exact_sm ~28 s, mostly the dense 2d^2 x 2d^2 solve at d = 40, 48, timed 3 "
+               "times; Gibbs-sampled data ~7.4 s a seed. The large-d SSM cells feed "
+               "c5_ssm_iteration_d2 (slope over d = 48..128) and c6_ssm_beyond_exact (past the "
+               "exact memory budget); the exact timings feed c3_exact_solve_d6 and "
+               "c4_exact_total_time (slope over d = 24..48). No cell feeds tables only."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
         Amendment(date="2026-12-03", claims=_ALL_CLAIMS,
