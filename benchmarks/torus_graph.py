@@ -316,10 +316,10 @@ BENCHMARK = Benchmark(
                      methods=_METHODS,
                      note="closer to the paper's d x n heatmap; hours on one core"),
     },
-    cost_note=("tg_ssm fits (2000 Adam iterations of batch 512) take ~84 of ~118 CPU-s (measured "
-               "2026-12-06 on a machine ~20% slower than the earlier figures), most of it at d = "
+    cost_note=("tg_ssm fits (2000 Adam iterations of batch 512) take ~80 of ~120-135 CPU-s (two "
+               "runs of 2026-12-06, the machine's speed varying by 10-20%), most of it at d = "
                "64, 96, 128, where two complex matrix products per iteration run near the core's "
-               "peak; exact_sm ~28 s, mostly the dense 2d^2 x 2d^2 solve at d = 40, 48, timed 3 "
+               "peak; exact_sm ~28-37 s, mostly the dense 2d^2 x 2d^2 solve at d = 40, 48, timed 3 "
                "times; Gibbs-sampled data ~7.4 s a seed. The large-d SSM cells feed "
                "c5_ssm_iteration_d2 (slope over d = 48..128) and c6_ssm_beyond_exact (past the "
                "exact memory budget); the exact timings feed c3_exact_solve_d6 and "
@@ -399,6 +399,11 @@ BENCHMARK = Benchmark(
         Amendment(date="2026-12-06", claims=('c10_wake_nrem_patterns', 'c1_r2_matches_exact', 'c2_coupling_mse_not_worse', 'c3_exact_solve_d6', 'c4_exact_total_time', 'c5_ssm_iteration_d2', 'c6_ssm_beyond_exact', 'c7_tg_hmm', 'c8_ar_tg_transfer_entropy', 'c9_lfp_1860_features'),
                   what='methods/torus_graph.py runs the untraced SSM iterations through preallocated buffers (the same ufuncs on the same operands in the same order) and draws minibatch indices one timing block at a time (the same random stream, tested); baselines/exact_score_matching.py fills Gamma block by block and solves with G.T (Gamma is exactly symmetric); grids, seeds, checks and foils unchanged',
                   why='issue 27 item 5 (quick-suite CPU): methods about 0.90x the CPU on paired cells; 288 values of the 81 quick cells compared with a fresh run: 0 differences',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=('c10_wake_nrem_patterns', 'c1_r2_matches_exact', 'c2_coupling_mse_not_worse', 'c3_exact_solve_d6', 'c4_exact_total_time', 'c5_ssm_iteration_d2', 'c6_ssm_beyond_exact', 'c7_tg_hmm', 'c8_ar_tg_transfer_entropy', 'c9_lfp_1860_features'),
+                  what='the buffered PairStep of the SSM iterations is removed again (the untraced iterations go back to pair_grad and adam_step, the code the traced ones run); minibatch indices are still drawn a timing block at a time and Gamma is still filled block by block; grids, seeds, checks and foils unchanged',
+                  why='review of issue 27 round 3: PairStep rewrote pair_grad and adam_step (~90 lines kept in step by a bit-for-bit test) for about 10 CPU-s of the quick suite; the quick grid re-run: 288 values, 0 differences',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),

@@ -39,7 +39,6 @@ Deviations:
    memory, the size of the data) and gathered per minibatch. The minibatch loss, used only for
    the trace, is computed every ``trace_every`` iterations (issue 27: the same numbers, less CPU;
    tests/test_torus_graph.py checks phi and the trace bit for bit against the plain loop). The
-   untraced iterations run ``PairStep``: the same operations into preallocated buffers, and the
    minibatch indices are drawn a timing block at a time (the same stream; issue 27, round 3).
 4. The group-lasso term uses phi / max(||group||, 1e-12) as its gradient at a zero group.
 
@@ -191,99 +190,6 @@ def adam_step(p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray, t: int
     p -= mhat
 
 
-class PairStep:
-    """``pair_grad`` (trace-free iterations) and ``adam_step`` for one (d, B, dtype), with every
-    intermediate in a preallocated buffer and K filled by one gather (round 3 of issue 27: the
-    same ufuncs on the same operands in the same order, so the same bits, without the per-
-    iteration allocations and masked copies: 2-10% of an iteration, most at small d)."""
-
-    def __init__(self, d: int, B: int, cdtype, l1_reg: float):
-        self.d, self.B, self.l1_reg = d, B, l1_reg
-        iu, dd = _upper_mask(d), d * d
-        src = np.arange(dd).reshape(d, d)  # (d, d) flat positions in w; dd + p in conj(w)
-        kidx = np.full((2 * d, d), 2 * dd)  # (2d, d), 2dd = the trailing 0 of wext
-        np.copyto(kidx[:d], src, where=iu)  # the gather of conditional_matrix's copyto
-        np.copyto(kidx[:d], src.T, where=iu.T)
-        np.copyto(kidx[d:], src, where=iu.T)
-        np.copyto(kidx[d:], dd + src.T, where=iu)
-        self.kidx, self.dflat = kidx.ravel(), np.arange(d) * (d + 1)  # (2d^2,), (d,)
-        self.il = iu.T.copy()  # (d, d)
-        c, f = cdtype, np.dtype(cdtype).char.lower()
-        self.wext = np.zeros(2 * dd + 1, dtype=np.complex128)  # [w, conj w, 0]
-        self.w = self.wext[:dd].reshape(d, d)  # (d, d)
-        self.wext_c = np.empty(2 * dd + 1, dtype=c)
-        self.K = np.empty((2 * d, d), dtype=c)  # (2d, d)
-        self.C, self.W = np.empty((B, d), dtype=c), np.empty((B, d), dtype=c)  # (B, d)
-        self.V = np.empty((B, d), dtype=f)  # (B, d)
-        self.M = np.empty((2 * d, d), dtype=c)  # (2d, d)
-        self.T, self.T2 = np.empty((d, d), dtype=c), np.empty((d, d), dtype=c)  # (d, d)
-        self.G32 = np.empty((d, d, 2), dtype=f)  # (d, d, 2)
-        self.grad, self.t1, self.t2 = (np.empty((d, d, 2)) for _ in range(3))  # (d, d, 2)
-        self.sq, self.sq2, self.g = np.empty((d, d)), np.empty((d, d)), np.empty((d, d))
-        self.inv, self.off = np.empty((d, d)), np.empty((d, d), dtype=bool)
-
-    def grad_of(self, ZZ: np.ndarray, phi: np.ndarray, H: np.ndarray) -> np.ndarray:
-        """``pair_grad(ZZ, phi, H, l1_reg, with_loss=False)[1]``, bit for bit (a buffer)."""
-        d, w, T, T2 = self.d, self.w, self.T, self.T2
-        np.multiply(1j, phi[..., 1], out=w)  # w = phi0 - 1j phi1, as complex_params
-        np.subtract(phi[..., 0], w, out=w)
-        np.conjugate(w, out=self.wext[d * d:2 * d * d].reshape(d, d))
-        np.copyto(self.wext_c, self.wext, casting="same_kind")
-        np.take(self.wext_c, self.kidx, out=self.K.reshape(-1))  # K of conditional_matrix
-        C = np.matmul(ZZ, self.K, out=self.C)  # (B, d)
-        C += self.wext_c[self.dflat]  # a
-        Z = ZZ[:, :d]  # (B, d)
-        np.multiply(C, Z, out=C)
-        V = np.negative(C.imag, out=self.V)  # (B, d) scores
-        W = np.multiply(Z, V, out=self.W)  # (B, d)
-        M = np.matmul(ZZ.T, W, out=self.M)  # (2d, d)
-        Mu, Ml = M[:d], M[d:]
-        np.add(Mu, Mu.T, out=T)
-        np.conjugate(Ml.T, out=T2)
-        np.subtract(Ml, T2, out=T2)
-        np.copyto(T, T2, where=self.il)
-        T.reshape(-1)[self.dflat] = W.sum(axis=0)
-        G32 = self.G32
-        np.negative(T.imag, out=G32[..., 0])
-        np.copyto(G32[..., 1], T.real)
-        np.divide(G32, self.B, out=G32)
-        grad = np.subtract(G32, H, out=self.grad)  # (d, d, 2) float64
-        if self.l1_reg > 0.0:  # group_norms and the group-lasso gradient of pair_grad
-            sq, sq2, g, inv = self.sq, self.sq2, self.g, self.inv
-            np.square(phi[..., 0], out=sq)
-            np.square(phi[..., 1], out=sq2)
-            sq += sq2
-            np.add(sq, sq.T, out=g)
-            np.sqrt(g, out=g)
-            g.reshape(-1)[self.dflat] = 0.0
-            np.maximum(g, 1e-12, out=inv)
-            np.divide(1.0, inv, out=inv)
-            np.logical_not(np.greater(g, 0.0, out=self.off), out=self.off)
-            np.copyto(inv, 0.0, where=self.off)
-            t = np.multiply(self.l1_reg, phi, out=self.t1)
-            np.multiply(t, inv[..., None], out=t)
-            grad += t
-        return grad
-
-    def adam(self, p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray, t: int,
-             lr: float, beta1: float, beta2: float, eps: float) -> None:
-        """``adam_step`` bit for bit, its temporaries in the buffers."""
-        t1, t2 = self.t1, self.t2
-        m *= beta1
-        m += np.multiply(1.0 - beta1, g, out=t1)
-        v *= beta2
-        np.multiply(1.0 - beta2, g, out=t1)
-        t1 *= g
-        v += t1
-        mhat = np.divide(m, 1.0 - beta1 ** t, out=t1)
-        vhat = np.divide(v, 1.0 - beta2 ** t, out=t2)
-        np.sqrt(vhat, out=vhat)
-        vhat += eps
-        mhat *= lr
-        mhat /= vhat
-        p -= mhat
-
-
 def sm_objective(X: np.ndarray, phi: np.ndarray) -> float:
     """Full-data score-matching objective (1) at phi (no penalty)."""
     return minibatch_grad(X, phi, h_hat(X))[0]
@@ -335,8 +241,6 @@ class StochasticScoreMatching(Method):
         it_w, it_c = time.perf_counter(), time.process_time()
         steps, losses = [], []
         blk_c, blk_w, blk_start = [], [], (it_c, it_w)
-        pair = self.mutant != "no_coupling"
-        ws = PairStep(d, self.batch_size, self._cdtype(), self.l1_reg) if pair else None
         # minibatch indices drawn a timing block at a time: one integers() call gives the same
         # stream as one call per iteration (same bounded-int draws, in the same order)
         chunk = max(1, self.timing_block)
@@ -346,15 +250,11 @@ class StochasticScoreMatching(Method):
                                                    self.batch_size))  # (chunk, B)
             traced = t % self.trace_every == 0 or t == 1
             batch = np.take(data_b, idx_blk[(t - 1) % chunk], axis=0)  # (B, d) or (B, 2d)
-            if not pair:
+            if self.mutant == "no_coupling":
                 loss, g = diagonal_step(batch, p, H_run, traced)
-                adam_step(p, g, m, v, t, self.lr, self.beta1, self.beta2, self.eps)
             else:
-                if traced:
-                    loss, g = pair_grad(batch, p, H_run, self.l1_reg, True)
-                else:
-                    g = ws.grad_of(batch, p, H_run)
-                ws.adam(p, g, m, v, t, self.lr, self.beta1, self.beta2, self.eps)
+                loss, g = pair_grad(batch, p, H_run, self.l1_reg, traced)
+            adam_step(p, g, m, v, t, self.lr, self.beta1, self.beta2, self.eps)
             if traced:
                 steps.append(float(t))
                 losses.append(loss)

@@ -287,23 +287,41 @@ def test_inline_cells_run_with_one_thread_like_a_worker(monkeypatch):
     assert seen == [1]
 
 
-def test_workers_reuse_freed_memory_instead_of_faulting_it_in_again():
-    """A pool worker tunes malloc (claimbench.worker.keep_freed_memory): five 2 MB buffers
-    alive together, freed and made again 100 times, are faulted in once, not 100 times (glibc's
-    default trims the heap's free top above twice the largest freed buffer, then faults the
-    pages in again)."""
-    import subprocess
-    import sys
+def _churn_faults() -> int:
+    """Page faults of five 2 MB buffers alive together, freed and made again 100 times (after
+    one warm-up round)."""
+    import resource
 
-    code = ("import resource, sys, numpy as np\n"
+    import numpy as np
+
+    bufs = [np.ones(1 << 18) for _ in range(5)]
+    del bufs
+    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(100):
+        bufs = [np.ones(1 << 18) for _ in range(5)]
+        del bufs
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
+
+
+def test_workers_reuse_freed_memory_instead_of_faulting_it_in_again(monkeypatch):
+    """A pool worker tunes malloc (claimbench.worker.keep_freed_memory): the buffers are
+    faulted in once, not 100 times (glibc's default, measured in a fresh interpreter, trims the
+    heap's free top above twice the largest freed buffer, then faults the pages in again)."""
+    from claimbench import pool
+
+    code = ("import sys; sys.path.insert(0, sys.argv[2]); from test_runner import _churn_faults\n"
             "from claimbench.worker import keep_freed_memory\n"
             "if sys.argv[1] == 'tuned': assert keep_freed_memory()\n"
-            "np.ones(1 << 18)\n"
-            "f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
-            "for _ in range(100): bufs = [np.ones(1 << 18) for _ in range(5)]; del bufs\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)\n")
-    faults = {mode: int(subprocess.run([sys.executable, "-c", code, mode], check=True,
+            "print(_churn_faults())\n")
+    here = str(Path(__file__).parent)
+    faults = {mode: int(subprocess.run([sys.executable, "-c", code, mode, here], check=True,
                                        capture_output=True, text=True).stdout)
               for mode in ("default", "tuned")}
+    # the same churn inside a real pool worker (forked, nothing pickled but the result)
+    monkeypatch.setattr(pool, "execute", lambda bench, cell: {"faults": _churn_faults()})
+    [(_, res)] = pool.run_pool([type("C", (), {"slug": "x"})()], {"x": None}, [0], jobs=1,
+                               timeout=None, max_memory_mb=None)
+    faults["worker"] = res["faults"]
     assert faults["default"] > 100 * 1000, faults  # 2560 pages a round, faulted in each time
     assert faults["tuned"] < 5000, faults
+    assert faults["worker"] < 5000, faults

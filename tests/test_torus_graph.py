@@ -243,7 +243,7 @@ def _plain_ssm(X: np.ndarray, m: StochasticScoreMatching, seed: int) -> tuple:
                                           ("no_coupling", 16)])
 def test_fast_ssm_loop_equals_the_plain_one_bit_for_bit(mutant, block):
     # issue 27: selected (not summed) triangles, the loss only where traced, Adam in place and
-    # on the diagonal alone for the mutant, the buffered PairStep and minibatch indices drawn a
+    # on the diagonal alone for the mutant, and minibatch indices drawn a
     # timing block at a time (block 16: 4 blocks, the last partial) must not change a single
     # bit of phi or of the trace
     X = TorusGraphSamples(d=7, n=150, sweeps=4).make(2).data["X"]

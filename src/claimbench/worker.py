@@ -44,7 +44,9 @@ def limit_threads() -> None:
 # cell that allocates and frees large arrays every step then faults in fresh zeroed pages each
 # time: the quick suite spent ~105 of its ~4040 CPU-seconds in the kernel, on ~47 million page
 # faults. A worker keeps freed memory for reuse instead (kde_kernel_linalg's quick grid: 175k ->
-# 29k faults, 3.6 -> 0.4 s system time, every value equal). Allocation policy changes no result.
+# 29k faults, 3.6 -> 0.4 s system time, every value equal). Allocation policy changes no result;
+# a cell's peak_mem_mb (and its address space under --max-memory) now includes up to ~256 MB
+# that earlier cells freed and the worker kept.
 _MALLOPT = ((-3, 32 << 20),   # M_MMAP_THRESHOLD: glibc's largest (64-bit); below it, the heap
             (-1, 256 << 20),  # M_TRIM_THRESHOLD: keep up to 256 MB free at the heap's top
             (-2, 64 << 20))   # M_TOP_PAD: grow the heap 64 MB at a time
