@@ -120,9 +120,9 @@ def test_not_run_rows_point_to_their_reason():
     assert any("| not\\_run (reason under Details) |" in t for t in pages)
 
 
-def test_plots_drawn_in_parallel_equal_serial_ones(filled, tmp_path):
-    """`claimbench report` draws plots in forked processes: the same files, byte for byte, and
-    the same site pages as one process drawing them."""
+def test_reports_written_in_parallel_equal_serial_ones(filled, tmp_path):
+    """`claimbench report` judges and plots benchmarks in forked processes: the same files
+    (pages, tables, locks, plots, site), byte for byte, as one process writing them."""
     bench, store = filled
     other = tb.make_bench("toy2", methods=(cfg(tb.MeanEstimator), cfg(tb.Noop)), seeds=3,
                           claims=CLAIMS)
@@ -133,9 +133,9 @@ def test_plots_drawn_in_parallel_equal_serial_ones(filled, tmp_path):
         out = tmp_path / f"j{jobs}"
         written = write_reports([bench, other], store, out,
                                 all_benches={"toy": bench, "toy2": other}, jobs=jobs)
-        files[jobs] = {p.relative_to(out): p.read_bytes() for p in written
-                       if p.suffix in (".png", ".html") and p.exists()}
+        files[jobs] = {p.relative_to(out): p.read_bytes() for p in written if p.is_file()}
     assert any(p.suffix == ".png" for p in files[1])
+    assert {"paper_vs_ours.md", "claims.lock.json", "results.csv"} <= {p.name for p in files[1]}
     assert files[1].keys() == files[2].keys()
     differ = [str(p) for p in files[1] if files[1][p] != files[2][p]]
     assert not differ, differ

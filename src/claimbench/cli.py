@@ -410,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--model", help="report the rows this model spec produced, under "
                                    "OUT/models/<spec>/ (the committed reports are untouched)")
     s.add_argument("--jobs", "-j", type=_positive(int), default=None,
-                   help="processes drawing the plots (default: one per core)")
+                   help="processes judging and plotting the benchmarks (default: one per core)")
     s.set_defaults(fn=cmd_report)
 
     s = sub.add_parser("verify", help="re-run a seeded sample of the committed cells and "

@@ -355,11 +355,8 @@ def judge(bench: Benchmark, rows: list[dict], grid: str | None, folder: Path | N
     return results
 
 
-def write_benchmark(bench: Benchmark, store, out: Path,
-                    plots_later: list | None = None) -> tuple[list[Path], tuple]:
-    """One benchmark's report files. With ``plots_later`` (a list), its plots are not drawn
-    but queued there as ``plot_benchmark`` arguments (``write_reports`` draws them in
-    parallel) and the page's plot names are left None."""
+def write_benchmark(bench: Benchmark, store, out: Path) -> tuple[list[Path], tuple]:
+    """One benchmark's report files and plots, and its site page's parts."""
     from .plots import plot_benchmark
 
     grid, rows = grid_rows(bench, store.rows(bench.slug))
@@ -382,46 +379,61 @@ def write_benchmark(bench: Benchmark, store, out: Path,
     for name, text in files.items():
         (folder / name).write_text(text)
         written.append(folder / name)
-    if plots_later is not None:
-        plots_later.append((bench, rows, summ, results, folder))
-        return written, (bench, results, summ, None, prov, stamp)
     plots = plot_benchmark(bench, rows, summ, results, folder)
     written += plots
     return written, (bench, results, summ, [p.name for p in plots], prov, stamp)
 
 
-_PLOT_JOBS: list = []
+class _StoreSnapshot:
+    """The rows and runs a report reads, read from the store once before forking: the forked
+    report workers must not share the parent's SQLite connection."""
+
+    def __init__(self, store, slugs: list[str]) -> None:
+        self._rows = {s: store.rows(s) for s in slugs}
+        self._runs = store.runs()
+
+    def rows(self, benchmark: str) -> list[dict]:
+        return self._rows[benchmark]
+
+    def runs(self) -> list[dict]:
+        return self._runs
 
 
-def _plot_job(i: int) -> list[Path]:
-    from .plots import plot_benchmark
-
-    return plot_benchmark(*_PLOT_JOBS[i])
+_REPORT_JOBS: list = []
 
 
-def draw_plots(jobs: list, processes: int | None = None) -> list[list[Path]]:
-    """``plot_benchmark`` for each queued job, in forked processes (one per core by default):
-    matplotlib's layout and rendering are most of ``claimbench report``'s time, and each
-    benchmark's figures are independent of the others'. Returns each job's paths, in order."""
-    global _PLOT_JOBS
+def _report_job(i: int) -> tuple[list[Path], tuple]:
+    bench, store, out = _REPORT_JOBS[i]
+    files, page = write_benchmark(bench, store, out)
+    return files, page[1:]  # the Benchmark stays behind: its claims may hold lambdas
+
+
+def write_benchmarks(benches: list[Benchmark], store, out: Path,
+                     processes: int | None = None) -> list[tuple[list[Path], tuple]]:
+    """``write_benchmark`` for each benchmark, in forked processes (one per core by default):
+    judging and matplotlib's layout and rendering are nearly all of ``claimbench report``'s
+    time, and each benchmark's are independent of the others'. Returns, in order, each
+    benchmark's files and page parts."""
+    global _REPORT_JOBS
     import os
 
     if processes is None:
         processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
             else (os.cpu_count() or 1)
-    processes = max(1, min(processes, len(jobs)))
+    processes = max(1, min(processes, len(benches)))
     if processes == 1:
-        from .plots import plot_benchmark
-
-        return [plot_benchmark(*job) for job in jobs]
+        return [write_benchmark(b, store, out) for b in benches]
     import multiprocessing as mp
 
-    _PLOT_JOBS = jobs  # inherited by the forked children: nothing but indices is pickled
+    snap = _StoreSnapshot(store, [b.slug for b in benches])
+    # inherited by the forked children: nothing but indices and results is pickled
+    _REPORT_JOBS = [(b, snap, out) for b in benches]
     try:
         with mp.get_context("fork").Pool(processes) as pool:
-            return pool.map(_plot_job, range(len(jobs)), chunksize=1)
+            done = pool.map(_report_job, range(len(benches)), chunksize=1)
     finally:
-        _PLOT_JOBS = []
+        _REPORT_JOBS = []
+    return [(files, (b,) + page) for b, (files, page) in zip(benches, done)]
 
 
 SUMMARY_COLS = ("not_discriminating", "premise_failed", "inconclusive", "not_reproduced")
@@ -485,7 +497,7 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
                   all_benches: dict[str, Benchmark] | None = None,
                   jobs: int | None = None) -> list[Path]:
     """Every report of ``benches`` from ``store`` under ``out``, the index and the site; the
-    plots are drawn in ``jobs`` processes (default: one per core)."""
+    benchmarks are judged and plotted in ``jobs`` processes (default: one per core)."""
 
     from .errors import UserError
     from .lock import read_lock, unamended
@@ -502,19 +514,11 @@ def write_reports(benches: list[Benchmark], store, out: Path, full_index: bool =
     written: list[Path] = []
     verdicts: dict[str, dict[str, int]] = {}
     pages: dict[str, tuple] = {}
-    queued: list = []
-    for b in benches:
-        if b.slug not in stored:
-            continue
-        files, page = write_benchmark(b, store, out, plots_later=queued)
-        results = page[1]
+    todo = [b for b in benches if b.slug in stored]
+    for b, (files, page) in zip(todo, write_benchmarks(todo, store, out, processes=jobs)):
         written += files
-        verdicts[b.slug] = count_verdicts(results)
+        verdicts[b.slug] = count_verdicts(page[1])
         pages[b.slug] = page
-    for job, plots in zip(queued, draw_plots(queued, processes=jobs)):
-        slug = job[0].slug
-        written += plots
-        pages[slug] = pages[slug][:3] + ([p.name for p in plots],) + pages[slug][4:]
     # The index counts verdicts of every registered benchmark with results, not only these.
     if all_benches is None:
         from . import registry
