@@ -19,6 +19,8 @@ Orderings: ordering r permutes the design coordinates by a permutation that depe
 (r, P) (r = 0: identity), so every method of a grid sees the same orderings; CFM-concat then
 pairs the labels with the first K permuted coordinates. The method trains ``orderings``
 models, reports the designs of ordering 0 and the median round-trip statistics of each.
+``ConcatCFM.fit(..., member=m)`` trains ensemble member m > 0 with its own seed
+(``baselines/cfm_ensemble.py``); member 0 is the single model.
 """
 from __future__ import annotations
 
@@ -159,8 +161,9 @@ class ConcatCFM(Method):
     def flow_config(self) -> FlowConfig:
         return FlowConfig(self.width, self.depth, self.train_steps, self.batch_size, self.lr)
 
-    def design(self, data, seed: int, r: int):
-        """Designs (n_targets, n_candidates, P) for ordering r."""
+    def fit(self, data, seed: int, r: int, member: int = 0):
+        """The trained velocity of ordering r (and ensemble ``member``; 0 = the single model)
+        with its permutation and label standardisation."""
         import torch
 
         x = np.asarray(data["x"], dtype=np.float64)
@@ -179,7 +182,16 @@ class ConcatCFM(Method):
 
         key = {"method": "cfm_concat", "label_scale": self.label_scale, "ordering": r,
                "data": data["key"]}
+        if member:  # member 0 keeps the single model's key and seed (shared cache entry)
+            key["member"] = member
+            seed = derive_seed("member", seed, member)
         model, hist = train_flow(source_fn, x[:, perm], self.flow_config(), seed, key)
+        return model, hist, perm, mu, sd
+
+    def design(self, data, seed: int, r: int):
+        """Designs (n_targets, n_candidates, P) for ordering r."""
+        model, hist, perm, mu, sd = self.fit(data, seed, r)
+        P, K = np.asarray(data["x"]).shape[1], np.asarray(data["y"]).shape[1]
         yt = (np.asarray(data["y_targets"]) - mu) / sd * self.label_scale  # (n_t, K)
         nt, k = len(yt), self.n_candidates
         rng = np.random.default_rng(derive_seed("noise", seed, r))

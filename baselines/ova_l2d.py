@@ -52,6 +52,11 @@ class OvAL2D(L2DSurrogate):
     def loss_and_grad(self, g, y, correct, n_classes):
         return ova_l2d_loss(g, y, correct, n_classes)
 
+    def class_prob_hat(self, g, n_classes):
+        """sigmoid(g_k) estimates P(y = k | x) per class; renormalised over the K classes."""
+        s = 0.5 * (1.0 + np.tanh(0.5 * g[:, :n_classes]))  # (B, K)
+        return s / s.sum(axis=1, keepdims=True)
+
     def expert_acc_hat(self, g, n_classes):
         """sigmoid(g_{K+j}) estimates P(m_j = y | x) (rule (2))."""
         return 0.5 * (1.0 + np.tanh(0.5 * g[:, n_classes:]))  # (B, J)

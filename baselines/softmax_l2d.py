@@ -122,6 +122,12 @@ class L2DSurrogate(Method):
         p = np.exp(log_softmax(g))  # (B, K+J)
         return p[:, n_classes:] / p[:, :n_classes].sum(axis=1, keepdims=True)  # (B, J)
 
+    def class_prob_hat(self, g: np.ndarray, n_classes: int) -> np.ndarray:
+        """Estimated P(k | x): psi_k / sum_{k'<K} psi_k'. The class part of every softmax
+        surrogate here has target P(. | x) / (1 + sum_j t_j), so the renormalised class
+        outputs are P(. | x) at the minimiser, whatever the defer targets t_j are."""
+        return np.exp(log_softmax(g[:, :n_classes]))  # (B, K)
+
     def train(self, x: np.ndarray, y: np.ndarray, correct: np.ndarray, n_classes: int,
               seed: int) -> tuple[dict, list[float]]:
         rng = np.random.default_rng(seed)
@@ -151,10 +157,12 @@ class L2DSurrogate(Method):
         g_test, _ = mlp_forward(params, data["x_test"])  # (n_test, K+J)
         decision, clf_pred = defer_decision(g_test, n_classes)
         acc_hat = self.expert_acc_hat(g_test, n_classes)  # (n_test, J)
+        class_prob = self.class_prob_hat(g_test, n_classes)  # (n_test, K)
         elapsed = time.perf_counter() - t0
         g_train, _ = mlp_forward(params, x)
         train_clf_acc = float((g_train[:, :n_classes].argmax(1) == y).mean())
-        return {"decision": decision, "clf_pred": clf_pred, "acc_hat": acc_hat, "time_s": elapsed,
+        return {"decision": decision, "clf_pred": clf_pred, "acc_hat": acc_hat,
+                "class_prob": class_prob, "time_s": elapsed,
                 "train_loss": losses[-1], "train_clf_acc": train_clf_acc,
                 "traces": {"train_loss_vs_epoch": {"x": list(range(1, len(losses) + 1)),
                                                    "y": losses, "xlabel": "epoch",

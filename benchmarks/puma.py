@@ -61,6 +61,13 @@ METRICS = (
     output_metric("cpu_s", False, "process CPU seconds of the cell (training unless cached)"),
 )
 
+# Blank cells (min, max) of the quick grid's 4 x 4 puzzles, chosen on the uniform baseline
+# alone (pilot seeds 9001-9003, never a PUMA arm) by a rule fixed beforehand: the first of
+# (12, 13), (13, 14), (14, 15) whose baseline solves 0.5-0.95 of the test puzzles (pilot means:
+# (12, 13) 0.952, (13, 14) 0.866). The default 9-11 blanks (the research note's 45-55 of 81)
+# left the baseline saturated (0.996).
+_QUICK_BLANKS = (13, 14)
+
 _SMOKE = dict(steps=40, eval_every=20, n_eval=16, warmup=5)
 # Full: the research note's model (4 layers, d = 128) at 6 x 6 and 9 x 9.
 _FULL = dict(d_model=128, n_layers=4, steps=20000, eval_every=200, n_eval=256, warmup=500,
@@ -82,6 +89,12 @@ _SPEED_FOIL_NOTE = ("'Inference-aligned masks speed training up' says that the c
 _PAPER_SPEED = ('"Empirically, PUMA speeds up pretraining at the 125M scale by $\\approx 2.3 \\times$" '
                 '(abstract; the arXiv v1 abstract said about 2.5x; TinyGSM per the research note)')
 
+# c1 reads the abstract's "speeding up training" (a direction: speed-up ratio >= 1); the 2.3x
+# belongs to the 125M TinyGSM run (c6, not run); c2 carries the research note's 1.5x reading.
+_PAPER_C1 = ('"focusing optimization on *inference-aligned masks* and speeding up training" '
+             '(abstract): a speed-up, ratio >= 1 by the words; the number, "$\\approx 2.3 '
+             '\\times$", is at the 125M scale (c6)')
+
 # The ICML abstract's words, quoted by the headlines and the claims placed there.
 _Q_ALIGN = ("focusing optimization on *inference-aligned masks* and speeding up training")
 _Q_125M = "PUMA speeds up pretraining at the 125M scale by"
@@ -102,8 +115,9 @@ BENCHMARK = Benchmark(
     area="tiny_lm",
     fidelity="scaled_down",
     fidelity_note=("PUMA's pool and the MDM loss follow the official code step for step; the "
-                   "scale does not: a 2-layer d = 64 transformer on 4 x 4 Sudoku for 600 steps "
-                   "(quick), against an 8-layer d = 256 model on 9 x 9 Sudoku for 2 epochs; "
+                   "scale does not: a 2-layer d = 64 transformer on 4 x 4 Sudoku (13-14 of 16 "
+                   "cells blank) for 600 steps (quick), against an 8-layer d = 256 model on "
+                   "9 x 9 Sudoku for 2 epochs; "
                    "generated puzzles with the clues as in-place prompt tokens and row/column/"
                    "box embeddings instead of the code's 162-token [puzzle | solution] layout "
                    "with RoPE. The paper's headline speedup is at 125M on TinyGSM, which "
@@ -118,7 +132,7 @@ BENCHMARK = Benchmark(
     claims=(
         Claim(id="c1_fewer_steps_to_target", where="abstract; issue 15",
               text="PUMA reaches the uniform-masking baseline's target accuracy in fewer steps",
-              paper_value=_PAPER_SPEED,
+              paper_value=_PAPER_C1,
               check=Ratio(numerator=BASE, denominator="puma", metric="steps_to_target",
                           at_least=1.0),
               subject="puma", source="paper",
@@ -178,9 +192,12 @@ BENCHMARK = Benchmark(
               text="PUMA's advantage adds to autoregressive initialisation",
               paper_value="\"" + _Q_AR_INIT + "\" (abstract)",
               check=NotRun(method="puma", reason=(
-                  "not built yet (issue 28): PUMA and uniform masking both started from an "
-                  "autoregressively pretrained (left-to-right) copy of the same transformer; "
-                  "PUMA's speed-up to the target must persist there")),
+                  "needs an autoregressive pre-training stage (a causal copy of the model "
+                  "trained left to right, then converted to bidirectional masked diffusion) "
+                  "before both arms, i.e. a second training recipe the toolkit's masked-"
+                  "diffusion trainer does not have; the paper shows it at 125M on TinyGSM "
+                  "(Figure 1). Check to build: PUMA and uniform masking both started from the "
+                  "same AR-pretrained copy; PUMA's speed-up to the target must persist there")),
               source="paper"),
     ),
     headlines=(
@@ -196,18 +213,33 @@ BENCHMARK = Benchmark(
                 check=Value(method=BASE, metric="final_acc", hi=0.99, stat="mean"),
                 claims=("c1_fewer_steps_to_target", "c2_speedup_at_least_1p5",
                         "c3_final_accuracy_not_worse", "c5_cell_accuracy_not_worse"),
-                note="Issue 28: on 4 x 4 Sudoku the baseline solves 0.996 of the puzzles; both "
+                note="Issue 28: on 4 x 4 Sudoku with 9-11 blanks the baseline solved 0.996; both "
                      "arms then reach the target a few evaluations apart and tie at the end, so "
                      "a speed-up or a non-inferiority says nothing of the method. 'Saturated' = "
                      "within 1 point of the maximum, by definition."),
+        Premise(id="p_uniform_competent",
+                text="the uniform-masking baseline is competent: its mean final puzzle accuracy "
+                     "is at least 0.5 (it solves at least half of the test puzzles)",
+                check=Value(method=BASE, metric="final_acc", lo=0.5, stat="mean"),
+                claims=("c1_fewer_steps_to_target", "c2_speedup_at_least_1p5",
+                        "c3_final_accuracy_not_worse", "c5_cell_accuracy_not_worse"),
+                note="Issue 28 (round 4): the harder quick puzzles (13-14 of 16 cells blank) "
+                     "must not push the baseline to where it learns nothing, which would make "
+                     "a speed-up to 0.9 x its final accuracy meaningless. 0.5 was fixed before "
+                     "any run at 13-14 blanks; the blank range was then chosen (on the baseline "
+                     "alone, pilot seeds) so that this should hold."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(Sudoku, size=[4], n_train=[500], n_test=[32]), seeds=1,
                       methods=_methods(**_SMOKE),
                       note="40 training steps: a wiring test, no claim can be decided"),
-        "quick": Grid(datasets=sweep(Sudoku, size=[4]), seeds=7, methods=_methods(),
-                      note="4 x 4 Sudoku, 2-layer d = 64, 600 steps, 7 seeds (~6 CPU-min; "
-                           "6 x 6 did not learn within this budget on one core)"),
+        "quick": Grid(datasets=sweep(Sudoku, size=[4], min_blank=[_QUICK_BLANKS[0]],
+                                     max_blank=[_QUICK_BLANKS[1]]),
+                      seeds=7, methods=_methods(),
+                      note="4 x 4 Sudoku with 13-14 of the 16 cells blank (2-3 clues; any "
+                           "valid completion counts), 2-layer d = 64, 600 steps, 7 seeds "
+                           "(~4.7 CPU-min); with 9-11 blanks the baseline saturated (0.996) and "
+                           "6 x 6 did not learn within this budget on one core"),
         "full": Grid(datasets=sweep(Sudoku, size=[6, 9], n_train=[200000], n_test=[500]),
                      seeds=5, methods=_methods(**_FULL),
                      note="research note's model (4 layers, d = 128, lr 3e-4) for 20k steps on "
@@ -237,13 +269,53 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06",
+                  claims=("c1_fewer_steps_to_target", "c2_speedup_at_least_1p5",
+                          "c3_final_accuracy_not_worse", "c4_relies_on_confidence_order",
+                          "c5_cell_accuracy_not_worse", "c6_speedup_125m",
+                          "p_uniform_not_saturated"),
+                  what="quick grid data: 4 x 4 puzzles with 13-14 of the 16 cells blank (was "
+                       "9-11, the research note's 45-55 of 81 scaled); model, steps, lr, seeds, "
+                       "arms and thresholds unchanged",
+                  why="issue 28: the uniform baseline saturated (0.996 solved), so "
+                      "p_uniform_not_saturated failed and c1, c2, c3, c5 could not be read; "
+                      "harder puzzles (fewer clues) are the cheapest way to a baseline that is "
+                      "competent but not saturated (6 x 6 did not learn in the budget). The "
+                      "range was picked on the uniform baseline alone (pilot seeds 9001-9003, "
+                      "no PUMA arm run) by a rule written down beforehand: the first of "
+                      "(12, 13), (13, 14), (14, 15) blanks whose baseline solves 0.5-0.95 "
+                      "(pilot: 0.952, 0.866)",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("p_uniform_competent",),
+                  what="new premise: the baseline's mean final accuracy >= 0.5, gating c1, c2, "
+                       "c3, c5",
+                  why="issue 28: a premise that the baseline is competent (a speed-up to 0.9 x "
+                      "a baseline that learned nothing says nothing); declared before any run "
+                      "at the new blank range",
+                  results_seen=False),
+        Amendment(date="2026-12-06", claims=("c1_fewer_steps_to_target",),
+                  what="paper_value re-pointed from the abstract's 2.3x at 125M to its words "
+                       "'speeding up training' (threshold unchanged: ratio >= 1)",
+                  why="issue 28: c1's ratio >= 1 is the direction the words state; the 2.3x is "
+                      "the 125M TinyGSM number (c6, not run) and the 1.5x reading is c2's",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c7_complementary_to_ar_init",),
+                  what="not_run reason restated: what is missing (an AR pre-training stage) and "
+                       "the check to build",
+                  why="issue 28: 'complementary to AR initialisation' stays not_run with its "
+                      "reason",
+                  results_seen=True),
     ),
     cost_note=("The quick grid trains 28 models, 4 arms (mdm_uniform, puma, 2 puma mutants) x 7 "
-               "seeds of a 2-layer d = 64 transformer for 600 steps on 4 x 4 Sudoku, ~7 CPU-s "
-               "each (~190 s): training ~5 s, AdamW ~1.3 s, accuracy-curve evaluations ~1 s. All "
-               "four arms are read by c1_fewer_steps_to_target, c2_speedup_at_least_1p5 and "
-               "c4_relies_on_confidence_order, the baseline also by p_uniform_not_saturated, "
-               "which fails already here (0.996 solved); the grid note records that 6 x 6 did not "
-               "learn in this budget. No cell feeds tables only."),
+               "seeds of a 2-layer d = 64 transformer for 600 steps on 4 x 4 Sudoku with 13-14 "
+               "of 16 cells blank, ~10 CPU-s each (280 CPU-s measured, 4.7 CPU-min). Issue 28 "
+               "(round 4): with 9-11 blanks the grid cost 246 CPU-s (4.1 CPU-min) but the "
+               "baseline saturated (0.996 solved), failing p_uniform_not_saturated; the harder "
+               "puzzles add about 34 CPU-s (+14 %: 13-14 decoding passes per puzzle instead of "
+               "9-11) and are what that premise needs. All four arms are read by "
+               "c1_fewer_steps_to_target, c2_speedup_at_least_1p5 and "
+               "c4_relies_on_confidence_order, the baseline also by p_uniform_not_saturated and "
+               "p_uniform_competent; 6 x 6 did not learn in this budget. No cell feeds tables "
+               "only."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

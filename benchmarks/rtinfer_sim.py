@@ -8,7 +8,9 @@ deadline-miss rate and accuracy. Simulation numbers, not the paper's hardware.
 
 Issue 30: a calibrated regime (load 2.7, both burst rates; rule at CAL_LOADS) where the strongest
 baseline misses about the abstract's 32.8% carries the DMR claims c1c/c3c; c8 reads the
-host-to-GPU stall against an eager-loading mutant.
+host-to-GPU stall against an eager-loading mutant. Round 4: a burst-calibrated regime (serial
+load 0.8, burst sizes calibrated at burst rates 0.3 and 1.0; rule at BC_SIZES) where bursts make
+the strongest baseline miss about 32.8% carries c1b/c3b/c4d/c4e; c6 reads throughput.
 """
 from __future__ import annotations
 
@@ -56,6 +58,12 @@ CAL_REPS = 5
 # calibrate_loads() (run 2026-12-06, ~7 CPU-s): strongest baseline early_exit at both rates,
 # DMR 0.315 (burst 0.0) and 0.351 (burst 0.3) at load 2.7; concurrent EDF 0.78 / 0.88.
 CAL_LOADS = {0.0: 2.7, 0.3: 2.7}  # burst rate -> load
+# Why c1c/c3c fail (round-4 diagnostic on seeds no grid uses, no claim reads it): at load 2.7 a
+# policy that always runs the cheapest variant 4-way concurrently misses 0% (credited accuracy
+# 65.4), but RTInfer's per-job slack rule, which sees only the started jobs and not later
+# releases, keeps choosing full models (acc_met ~70.6) and misses 0.77 / 0.70 there; counting
+# the queued jobs in the slack estimate does not help at load 2.7. What fails is our online
+# variant rule (deviation 3 of the method), not concurrency plus lightweight variants.
 
 
 def calibrate_loads(burst_rates=(0.0, 0.3), candidates=CAL_CANDIDATES, reps=CAL_REPS):
@@ -77,6 +85,35 @@ def pick_load(strongest_dmr: dict) -> float:
     return min(strongest_dmr, key=lambda lo: (abs(strongest_dmr[lo] - CAL_TARGET), lo))
 
 
+# Burst-calibrated regime (round 4; rule fixed before the calibration was run): at serial load
+# BC_LOAD (a serial EDF scheduler carries it without bursts; no quick claim's scope reads it),
+# for each burst rate in BC_RATES, the burst size among BURST_CANDIDATES at which the strongest
+# baseline misses closest to CAL_TARGET (ties: the smaller size), over CAL_REPS seeds
+# derive_seed("rtinfer_sim/burst_calibration", burst_rate, size, rep) that no grid uses; only the
+# baselines run. 3 (every other config's burst size) is not a candidate, so the claims' scope
+# {"burst_size": ...} selects these cells alone.
+BC_LOAD = 0.8
+BC_RATES = (0.3, 1.0)
+BURST_CANDIDATES = tuple(range(4, 61, 2))
+# calibrate_bursts() (run 2026-12-06, ~15 CPU-s): strongest baseline early_exit at both rates,
+# DMR 0.329 (rate 0.3, size 38) and 0.344 (rate 1.0, size 22); preemptive EDF 0.51 / 0.66.
+BC_SIZES = {0.3: 38, 1.0: 22}  # burst rate -> burst size
+
+
+def calibrate_bursts(rates=BC_RATES, candidates=BURST_CANDIDATES, reps=CAL_REPS, load=BC_LOAD):
+    """The rule above; returns ({burst rate: size}, {(burst rate, size): {baseline: mean DMR}})."""
+    from claimbench.grid import derive_seed
+    runs = (PreemptiveEDF(), EarlyExitEDF(), ConcurrentEDF())
+    chosen, table = {}, {}
+    for b in rates:
+        for n in candidates:
+            data = [InferenceWorkload(load=load, burst_rate=b, burst_size=n).make(
+                derive_seed("rtinfer_sim/burst_calibration", b, n, r)).data for r in range(reps)]
+            table[b, n] = {m.name: sum(m.run(d, 0)["dmr"] for d in data) / reps for m in runs}
+        chosen[b] = pick_load({n: min(table[b, n].values()) for n in candidates})
+    return chosen, table
+
+
 _DMR_FOIL = ("The claim says RTInfer beats the state of the art in DMR: each baseline in its "
              "place must not rank first (the ranking then holds the other baselines and the "
              "mutants).")
@@ -85,16 +122,21 @@ _FEASIBLE = {"load": (0.6, 1.0)}  # c3's scope: the loads a serial scheduler can
 _MAIN = {"load": (0.6, 1.0, 1.4)}  # the quick grid's swept loads (not the calibrated regime)
 _CAL = {"load": tuple(sorted(set(CAL_LOADS.values())))}  # the calibrated regime
 _CAL_CONFIGS = tuple(cfg(InferenceWorkload, load=lo, burst_rate=b) for b, lo in CAL_LOADS.items())
+_BC = {"burst_size": tuple(sorted(set(BC_SIZES.values())))}  # the burst-calibrated regime
+_BC_CONFIGS = tuple(cfg(InferenceWorkload, load=BC_LOAD, burst_rate=b, burst_size=n)
+                    for b, n in BC_SIZES.items())
 _Q_BURSTS = ("Existing preemption and early-exit mechanisms often underutilize GPU resources "
              "through single-task queuing and sacrifice excessive accuracy during task bursts")
 _Q_BALANCE = "enables concurrent RT task execution while balancing throughput and accuracy"
 _Q_VARIANTS = ("an accuracy-calibrated lightweight variant co-optimization to generate efficient "
                "models")
 _Q_LOADING = "an on-demand loading strategy to minimize host-to-GPU latency"
-_NOT_BUILT = "not built yet (issue 30): "
 
 HEADLINES = (
-    Headline(quote=_Q_BURSTS, claims=("c4_acc_vs_early_exit_bursts", "c4b_acc_met_vs_early_exit")),
+    Headline(quote=_Q_BURSTS, claims=("c4_acc_vs_early_exit_bursts", "c4b_acc_met_vs_early_exit",
+                                      "c4d_acc_vs_early_exit_bursts_calibrated",
+                                      "c4e_acc_met_vs_early_exit_bursts_calibrated",
+                                      "c6_throughput_and_accuracy")),
     Headline(quote=_Q_BALANCE, claims=("c6_throughput_and_accuracy",)),
     Headline(quote=_Q_VARIANTS, claims=("c7_variant_co_optimization",)),
     Headline(quote="a memory-layout-aware scheduler to mitigate fragmentation during preemption",
@@ -102,10 +144,13 @@ HEADLINES = (
     Headline(quote=_Q_LOADING, claims=("c8_on_demand_loading",)),
     Headline(quote="reducing average deadline miss rate (DMR) from 32.8% to 0%",
              claims=("c1_lowest_dmr_load_1_0", "c2_lowest_dmr_load_1_4", "c3_dmr_near_zero",
-                     "c1c_lowest_dmr_calibrated", "c3c_dmr_near_zero_calibrated")),
+                     "c1c_lowest_dmr_calibrated", "c3c_dmr_near_zero_calibrated",
+                     "c1b_lowest_dmr_bursts_calibrated", "c3b_dmr_near_zero_bursts_calibrated")),
     Headline(quote="improving accuracy by up to 56.5%",
              claims=("c4_acc_vs_early_exit_bursts", "c4b_acc_met_vs_early_exit",
-                     "c4c_acc_vs_early_exit_calibrated")),
+                     "c4c_acc_vs_early_exit_calibrated", "c4f_acc_met_vs_early_exit_calibrated",
+                     "c4d_acc_vs_early_exit_bursts_calibrated",
+                     "c4e_acc_met_vs_early_exit_bursts_calibrated")),
 )
 
 PREMISES = tuple(
@@ -130,6 +175,16 @@ PREMISES = tuple(
                  "strongest baseline misses about 32.8% (abstract) on calibration seeds; 0.1 "
                  "(about a third of that) asks that misses be substantial on the grid's own "
                  "seeds too. One premise per baseline, none picked from results.")
+    for b in BASELINES) + tuple(
+    Premise(id=f"p_{b}_misses_bursts",
+            text=f"the paper's starting point is present in the burst-calibrated regime: {b} "
+                 f"misses at least half the abstract's 32.8% of the deadlines (mean DMR >= 0.164)",
+            check=Value(method=b, metric="dmr", lo=0.164, stat="mean", where=_BC),
+            claims=("c1b_lowest_dmr_bursts_calibrated", "c3b_dmr_near_zero_bursts_calibrated"),
+            note="Round 4, declared with the burst calibration rule before any run: the issue "
+                 "asks that the strongest baseline miss 'about' 32.8% (read as within a factor "
+                 "of 2: >= 16.4%) on the grid's own seeds; every baseline must, so the strongest "
+                 "does (no baseline picked from results).")
     for b in BASELINES) + (
     Premise(id="p_eager_loading_stalls",
             text="weights miss the cache: concurrent EDF (eager loading) waits for "
@@ -249,11 +304,22 @@ BENCHMARK = Benchmark(
         Claim(id="c6_throughput_and_accuracy", where="abstract",
               text="RTInfer runs RT tasks concurrently while balancing throughput and accuracy",
               paper_value="\"" + _Q_BALANCE + "\" (abstract)",
-              check=NotRun(method="rtinfer",
-                           reason=_NOT_BUILT + "no claim reads the throughput metric; the "
-                                  "check would be RTInfer's throughput against the serial "
-                                  "mutant's at no loss of acc_met"),
-              source="paper"),
+              check=Better(method="rtinfer", baseline=SERIAL, metric="throughput", where=_MAIN),
+              source="derived", basis="construction", foils=("preemptive_edf",),
+              foil_note="The abstract says preemption mechanisms \"underutilize GPU resources "
+                        "through single-task queuing\": preemptive EDF (one job at a time, full "
+                        "model) in RTInfer's place must not out-throughput RTInfer with a single "
+                        "queue. Early exit is the foil of the accuracy half (c4b, c4e), not of "
+                        "this one: it buys throughput with accuracy.",
+              note="The throughput half of the statement: jobs meeting their deadline per "
+                   "simulated second, RTInfer over its serial mutant (the same policy with "
+                   "single-task queuing), so the gain is the concurrency's; loads 0.6, 1.0, 1.4, "
+                   "both burst rates (30 units), margin 0. The accuracy half is read apart, on "
+                   "acc_met against early exit (c4b, c4e). Derived, by construction: our "
+                   "simulator's processor sharing (baselines/gpu_inference_sim.py: one job alone "
+                   "fills only U_FULL = 0.5 of the GPU, our number) is what concurrency recovers, "
+                   "so the gain over single-task queuing is our model's, not evidence about the "
+                   "paper's system."),
         Claim(id="c7_variant_co_optimization", where="abstract, component (1)",
               text="accuracy-calibrated co-optimization generates efficient lightweight variants",
               paper_value="\"" + _Q_VARIANTS + "\" (abstract)",
@@ -302,22 +368,77 @@ BENCHMARK = Benchmark(
                         "32.8%; none should be near 0%.",
               note="As c3 (mean DMR <= 1%, the abstract's 0% with a tolerance) in the "
                    "calibrated regime, both burst rates (issue 30)."),
+        Claim(id="c4f_acc_met_vs_early_exit_calibrated", where="abstract",
+              text="higher accuracy than early-exit degradation where the strongest baseline "
+                   "misses about 32.8% of the deadlines, on the jobs that met their deadline",
+              paper_value="\"" + _Q_BURSTS + "\"; \"improving accuracy by up to 56.5%\" "
+                          "(abstract)",
+              check=Better(method="rtinfer", baseline="early_exit", metric="acc_met",
+                           where=_CAL),
+              source="paper", foils=("preemptive_edf", SERIAL),
+              foil_note="As c4b.",
+              note="Round 4 (post hoc: the load-2.7 cells had been seen): c4c's check on "
+                   "acc_met, so that accuracy is read apart from the miss rate in the "
+                   "load-calibrated regime as well (issue 30); both burst rates, margin 0."),
+        Claim(id="c1b_lowest_dmr_bursts_calibrated", where="abstract",
+              text="lowest deadline-miss rate among RTInfer and the state-of-the-art "
+                   "schedulers, where bursts make the strongest baseline miss about 32.8%",
+              paper_value=_DMR_PAPER,
+              check=Rank(method="rtinfer", metric="dmr", k=1, among=("rtinfer", *BASELINES),
+                         where=_BC),
+              source="paper", foils=(SERIAL,),
+              foil_note="As c1c: the serial mutant is RTInfer with the single-task queuing the "
+                        "abstract blames; in RTInfer's place it should not rank first.",
+              note="Round 4: the burst-calibrated regime (BC_SIZES, rule above): serial load "
+                   "0.8, burst rates 0.3 and 1.0 with the calibrated burst sizes, 5 seeds each "
+                   "= 10 blocks, ranked against the three baselines."),
+        Claim(id="c3b_dmr_near_zero_bursts_calibrated", where="abstract",
+              text="RTInfer's average deadline-miss rate is (about) 0% where bursts make the "
+                   "strongest baseline miss about 32.8%",
+              paper_value=_DMR_PAPER,
+              check=Value(method="rtinfer", metric="dmr", hi=0.01, stat="mean", where=_BC),
+              source="paper", foils=BASELINES,
+              foil_note="As c3: the baselines are the systems whose average DMR the paper "
+                        "reports as 32.8%; none should be near 0%.",
+              note="As c3 (mean DMR <= 1%) in the burst-calibrated regime (round 4)."),
+        Claim(id="c4d_acc_vs_early_exit_bursts_calibrated", where="abstract",
+              text="higher accuracy than early-exit degradation where bursts make the strongest "
+                   "baseline miss about 32.8% (a miss scores 0)",
+              paper_value="\"" + _Q_BURSTS + "\"; \"improving accuracy by up to 56.5%\" "
+                          "(abstract)",
+              check=Better(method="rtinfer", baseline="early_exit", metric="acc", where=_BC),
+              source="paper", foils=("preemptive_edf", SERIAL),
+              foil_note="As c4.",
+              note="As c4 in the burst-calibrated regime (10 units), margin 0; acc counts a "
+                   "miss as 0, so c4e reads the met jobs' accuracy apart."),
+        Claim(id="c4e_acc_met_vs_early_exit_bursts_calibrated", where="abstract",
+              text="higher accuracy than early-exit degradation where bursts make the strongest "
+                   "baseline miss about 32.8%, on the jobs that met their deadline",
+              paper_value="\"" + _Q_BURSTS + "\"; \"improving accuracy by up to 56.5%\" "
+                          "(abstract)",
+              check=Better(method="rtinfer", baseline="early_exit", metric="acc_met",
+                           where=_BC),
+              source="paper", foils=("preemptive_edf", SERIAL),
+              foil_note="As c4b.",
+              note="As c4b in the burst-calibrated regime (10 units), margin 0: the accuracy "
+                   "gain apart from the miss-rate gain."),
     ),
     grids={
         "smoke": Grid(datasets=sweep(InferenceWorkload, load=[1.0, 1.4], burst_rate=[0.3],
                                      horizon_ms=[500.0]),
                       seeds=2, methods=_METHODS, note="two loads, bursts, 0.5 s simulated"),
         "quick": Grid(datasets=sweep(InferenceWorkload, load=[0.6, 1.0, 1.4],
-                                     burst_rate=[0.0, 0.3]) + _CAL_CONFIGS,
+                                     burst_rate=[0.0, 0.3]) + _CAL_CONFIGS + _BC_CONFIGS,
                       seeds=5, methods=_METHODS,
                       note="3 loads x 2 burst rates x 5 seeds, 2 s simulated each, and the "
-                           "calibrated regime (one load per burst rate, issue 30)"),
+                           "calibrated regime (one load per burst rate, issue 30) and the "
+                           "burst-calibrated one (load 0.8, two burst rates and sizes, round 4)"),
         "full": Grid(datasets=sweep(InferenceWorkload, load=[0.4, 0.6, 0.8, 1.0, 1.2, 1.4],
                                     burst_rate=[0.0, 0.1, 0.3], n_tasks=[3, 4, 6],
-                                    horizon_ms=[10000.0]) + _CAL_CONFIGS,
+                                    horizon_ms=[10000.0]) + _CAL_CONFIGS + _BC_CONFIGS,
                      seeds=20, methods=_METHODS,
                      note="about 0.35 CPU-hours (7840 cells: 6480 at ~0.17 CPU-s each, from the "
-                          "quick grid, and the calibrated regime at its 2 s horizon)"),
+                          "quick grid, and the two calibrated regimes at their 2 s horizon)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
@@ -411,7 +532,55 @@ BENCHMARK = Benchmark(
                   why="review of issue 27's budget.readers: the lock missed methods a rank-all claim reads, so adding one to the grid would not have shown as a design change",
                   results_seen=True,
                   rule='issue 27 review: a lock fix (the design records every method a rank over the grid reads); no check, grid, cell or verdict changed'),
+        Amendment(date="2026-12-06",
+                  claims=("c1b_lowest_dmr_bursts_calibrated", "c3b_dmr_near_zero_bursts_calibrated",
+                          "c4d_acc_vs_early_exit_bursts_calibrated",
+                          "c4e_acc_met_vs_early_exit_bursts_calibrated",
+                          *(f"p_{b}_misses_bursts" for b in BASELINES)),
+                  what="a burst-calibrated regime joins the quick and full grids: serial load 0.8, "
+                       "burst rates 0.3 and 1.0 with burst sizes 38 and 22, the sizes at which "
+                       "the strongest baseline misses closest to 32.8% by the rule written above "
+                       "BC_SIZES (calibration seeds no grid uses, baselines only). New claims "
+                       "c1b (RTInfer ranks first among itself and the baselines, foil: the serial "
+                       "mutant), c3b (mean DMR <= 1%, foils: the baselines), c4d/c4e (acc and "
+                       "acc_met over early exit, foils as c4) read it; c1b/c3b are gated by new "
+                       "premises (each baseline's mean DMR >= 0.164, half of 32.8%, there)",
+                  why="issue 30 (round 4): the load-calibrated regime (load 2.7) is a persistent "
+                      "overload (the full models' demand exceeds the GPU even run concurrently), "
+                      "while the abstract names task bursts as the stressor and c3's note reads "
+                      "the paper's workloads as feasible; the issue asks to calibrate load and "
+                      "bursts. Declared after c1c/c3c's not_reproduced was seen (that motivated "
+                      "it; c1c/c3c/c4c are kept unchanged), but rule, thresholds and foils were "
+                      "written before the burst calibration and before any run of these cells",
+                  results_seen=False),
+        Amendment(date="2026-12-06", claims=("c6_throughput_and_accuracy",),
+                  what="not_run -> a check: throughput (jobs meeting their deadline per second) "
+                       "of RTInfer over its serial mutant at loads 0.6, 1.0, 1.4 and both burst "
+                       "rates, margin 0, foil preemptive_edf; the accuracy half is read by "
+                       "c4b/c4e (acc_met against early exit); derived with basis "
+                       "construction (the lead's review: the throughput gain of concurrency is "
+                       "set by our simulator's U_FULL = 0.5), no longer a paper claim",
+                  why="issue 30 (round 4): c6 was not_run although the simulator measures "
+                      "throughput; the committed cells (throughput included) had been seen",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c4f_acc_met_vs_early_exit_calibrated",),
+                  what="new claim c4f: c4c's check on acc_met (accuracy of the jobs that met "
+                       "their deadline) in the load-calibrated regime, foils as c4b",
+                  why="issue 30 (round 4): report accuracy and miss rate apart; c4c (acc, a miss "
+                      "scores 0) had no acc_met counterpart; the load-2.7 cells had been seen",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c7_variant_co_optimization",),
+                  what="the grids gain the burst-calibrated cells (round 4); c7 is not_run and "
+                       "reads none; nothing else changed",
+                  why="recorded because the lock hashes the grids every claim reads",
+                  results_seen=True,
+                  rule="issue 28-30 review: a change these claims do not read (new configs, "
+                       "cells or branches)"),
     ),
+    cost_note=("Quick grid: 350 cells, about 7 CPU-s on the shared 2-core machine (round 4): the "
+               "burst-calibrated cells (70, large bursts) add about 1.3 CPU-s (+23%) to the 280 "
+               "earlier cells' 5.6 CPU-s measured in the same run; they carry c1b/c3b/c4d/c4e. "
+               "calibrate_bursts() (not part of any grid) costs about 15 CPU-s."),
     headlines=HEADLINES,
     premises=PREMISES,
 )

@@ -3,7 +3,7 @@
 
 Generated two-die floorplans with design rules (boundary modules, a pre-placed block, cross-die
 alignment, keep-outs, a utilisation cap, non-overlap), placed module by module by a masked
-REINFORCE agent over rule matrices and occupancy, against penalty-only RL, masking without rule
+PPO agent over rule matrices and occupancy, against penalty-only RL, masking without rule
 matrices in the state, greedy legal minimum-HPWL placement and random legal placement. Checked:
 violation-free placements, far above penalty-only; HPWL at most greedy's; transfer to larger
 unseen circuits.
@@ -59,10 +59,12 @@ NO_ALIGN = "ruleplanner[mutant=no_align_mask]"
 NO_WIRE = "ruleplanner[mutant=no_wire_reward]"
 
 
-def _methods(**train) -> tuple:
+def _methods(ablation: bool = True, **train) -> tuple:
+    """``ablation``: include mask_no_rule_state (read by no claim or premise; tables only)."""
+    nostate = (cfg(RulePlanner, label=NOSTATE, rule_state=False, **train),) if ablation else ()
     return (cfg(RulePlanner, label=RP, **train),
             cfg(RulePlanner, label=PEN, mask=False, **train),
-            cfg(RulePlanner, label=NOSTATE, rule_state=False, **train),
+            *nostate,
             cfg(RulePlanner, label=NO_ALIGN, mutant="no_align_mask", **train),
             cfg(RulePlanner, label=NO_WIRE, mutant="no_wire_reward", **train),
             cfg(LegalPlacement, label=GREEDY, rule="greedy"),
@@ -96,12 +98,16 @@ PREMISES = (
             text="the trained policy is competent: its HPWL is at most that of greedy legal "
                  "minimum-HPWL placement (geometric-mean ratio below 1)",
             check=Ratio(numerator=RP, denominator=GREEDY, metric="hpwl", at_most=1.0),
-            claims=("c2_far_above_penalty_only", "c4_transfer_unseen"),
+            claims=("c1_violation_free", "c2_far_above_penalty_only", "c4_transfer_unseen",
+                    "c5_transfer_violation_free"),
             note="A policy that a one-step greedy heuristic beats measures undertraining: its "
                  "comparisons with penalty-only RL (trained as briefly) and with greedy on the "
-                 "transfer circuits say nothing about the rule matrices. Bound 1 by definition "
+                 "transfer circuits say nothing about the rule matrices, and its dead ends "
+                 "(violations that greedy, under the same mask, does not meet) are its "
+                 "training's, not the mask's. Bound 1 by definition "
                  "of 'at least matches' (ratio 1; decided strictly, so a tie fails it). The "
-                 "same check is the research note's claim c3, which it does not gate. On the "
+                 "same check is the research note's claim c3, which it does not gate (a claim "
+                 "gated by its own check could never read not_reproduced). On the "
                  "violation axis greedy is legal by construction, so 'matching' it is c1."),
 )
 
@@ -112,15 +118,16 @@ BENCHMARK = Benchmark(
               "Floorplanning",
         arxiv="2601.22476",
         url="https://arxiv.org/abs/2601.22476",
-        version="arXiv v1 (abstract only; body, tables and code not read)",
+        version="arXiv v1 (abstract only; body, tables and code not read: the html is not in "
+                "the stored pages and the code is not released)",
         authors="Ruizhe Zhong, Xingbo Du, Junchi Yan",
     ),
     area="rl_systems",
     fidelity="proxy",
     fidelity_note=("The paper places real MCNC/GSRC-style circuits on stacked dies with a "
                    "PPO-trained network; here generated 8-module two-die circuits on 8 x 8 "
-                   "grids, the research note's rule list, a 2-layer CNN trained by REINFORCE "
-                   "for a few hundred episodes. The three uses of rule matrices (state, mask, "
+                   "grids, the research note's rule list, a 3-layer CNN trained by PPO "
+                   "for about a thousand episodes. The three uses of rule matrices (state, mask, "
                    "reward) are the paper's; everything else is ours, so only directions "
                    "compare, never numbers."),
     methods=(RulePlanner,),
@@ -185,8 +192,9 @@ BENCHMARK = Benchmark(
               check=NotRun(method=RP,
                            reason=_NOT_BUILT + "no claim reads the ablation "
                                   "mask_no_rule_state (rule matrices left out of the state), "
-                                  "which runs in every grid; the check would be RulePlanner's "
-                                  "paired gain over it in HPWL at equal violation-free rate"),
+                                  "which runs in the smoke and full grids; the check would "
+                                  "be RulePlanner's paired gain over it in HPWL at equal "
+                                  "violation-free rate"),
               source="paper"),
         Claim(id="c7_constraint_reward", where="abstract, component 3)",
               text="constraint satisfaction as a reward signal helps the agent",
@@ -210,9 +218,10 @@ BENCHMARK = Benchmark(
                       methods=_methods(episodes=48),
                       note="48 training episodes: plumbing only"),
         "quick": Grid(datasets=sweep(RuleFloorplan, n_eval=[8]), seeds=8,
-                      methods=_methods(episodes=240),
-                      note="240 REINFORCE episodes per agent, 8 eval + 8 transfer circuits; "
-                           "about 2 CPU-min"),
+                      methods=_methods(ablation=False, episodes=1024),
+                      note="1024 PPO episodes per agent (trained once per seed, cached), 8 eval "
+                           "+ 8 transfer circuits; mask_no_rule_state, read by no claim, only "
+                           "in smoke and full; about 3 CPU-min"),
         "full": Grid(datasets=sweep(RuleFloorplan, n_modules=[12], grid=[12],
                                     transfer_modules=[20], transfer_grid=[16], n_eval=[32]),
                      seeds=10, methods=_methods(episodes=4000, hidden=32),
@@ -265,14 +274,39 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06",
+                  claims=("c1_violation_free", "c2_far_above_penalty_only",
+                          "c3_hpwl_at_most_greedy", "c4_transfer_unseen",
+                          "c5_transfer_violation_free", "c6_rule_matrices",
+                          "c7_constraint_reward", "c8_extensible_rules",
+                          "p1_policy_matches_greedy"),
+                  what="method: PPO (clipped surrogate, value head, GAE; batched lockstep "
+                       "rollouts; weights cached per seed) replaces REINFORCE; a 3-layer trunk "
+                       "and a learnable gain from the HPWL-increase channel to the logits "
+                       "(starts at 0); quick grid 240 -> 1024 episodes per agent, "
+                       "mask_no_rule_state (read by no claim) moved out of the quick grid (c6's "
+                       "not_run reason says so); p1 now gates c1 and c5 too (before: c2, c4). "
+                       "Thresholds, seeds, data and every claim's check unchanged.",
+                  why="issue 30: greedy legal placement beat the policy on HPWL (ratio 1.47) "
+                      "and violation-free rate, so every comparison measured undertraining; "
+                      "the paper trains with PPO. Training settings were chosen on "
+                      "development circuits and seeds (1000-1005), never the grid's, with the "
+                      "aim fixed beforehand: HPWL below greedy's. c1/c5's violations came from "
+                      "dead ends that greedy under the same mask avoids: the same "
+                      "undertraining, so p1 gates them as it gates c2/c4 (not c3, p1's own "
+                      "check). The ablation moved out to pay for the longer training within "
+                      "the quick suite's budget (issue 27 item 5).",
+                  results_seen=True),
     ),
     headlines=HEADLINES,
     premises=PREMISES,
     cost_note=(
-        ("Under its share since the issue 27 speed-ups of 2026-12-06 (every value "
-               "unchanged): 40 CPU-s on idle cores (58 before) for 5 REINFORCE agents x 8 seeds, "
-               "240 episodes each; the policy already fails p1_policy_matches_greedy at 240 "
-               "episodes, so shorter training would not do. mask_no_rule_state (~8 s) is read by "
-               "no claim or premise (tables only).")),
+        "123 CPU-s on a loaded machine (46 before, 2026-12-06): 4 PPO agents x 8 seeds, 1024 "
+        "episodes each (~4 CPU-s a run; 240 REINFORCE episodes before). More than before "
+        "because premise p1_policy_matches_greedy needs a trained policy: at 240 episodes its "
+        "HPWL was 1.47x greedy's, so every gated claim measured undertraining. Paid in part by "
+        "moving mask_no_rule_state (~16 CPU-s at this length; read by no claim) to the smoke "
+        "and full grids. Weights are cached per configuration and seed (claimbench."
+        "checkpoints), so a re-run of the grid only evaluates."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

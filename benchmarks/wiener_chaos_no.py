@@ -108,6 +108,14 @@ _NO_NOISE_FOIL = ("A WCE-NO with the chaos features removed (only the alpha = 0 
                   "lose to the raw-noise operator.")
 
 
+def _k_sweep(steps: int) -> tuple:
+    """Issue 28's K sweep, full grid only and read by no claim: K = 16 against the grid's K = 8,
+    at order 1 and 2. K = 16 is the largest power of two within phi41's 20 noise increments (more
+    cosines alias on the solver grid); tests/test_wiener_chaos_no.py checks the OU floor of K."""
+    return (cfg(WCENO, label="wce_no[order=1,n_basis=16]", order=1, n_basis=16, steps=steps),
+            cfg(WCENO, label="wce_no[n_basis=16]", n_basis=16, steps=steps))
+
+
 def _application(cid: str, task: str, needs: str) -> Claim:
     """A not_run claim for one of the abstract's application tasks."""
     return Claim(id=cid, where="abstract",
@@ -166,7 +174,17 @@ BENCHMARK = Benchmark(
                    "(chosen after results were seen; it was the note's 'WCE-NO relL2 <= "
                    "raw-noise NO on OU/GBM', stricter than the word). On OU the solution is "
                    "exactly first-order chaos, so a gap points at the truncation (K = 8) or the "
-                   "training, to be swept (issue 28). " + _NOTE),
+                   "training. Swept (issue 28; separate check, seeds 0-2, quick-size data): both. "
+                   "The K = 8 truncation floor (best predictor on 8 cosine coordinates, a "
+                   "closed form, unit-tested) is where order-1 WCE-NO and the linear chaos "
+                   "regression sit, 0.054-0.055, 1.35-1.55x the raw-noise operator's 0.036-0.041; "
+                   "order-1 WCE-NO at K = 16 reaches 0.040-0.041 (K = 32: 0.043-0.046); order 2, "
+                   "the claim's wce_no, is also under-trained at 300 steps (K = 8: 0.065, 0.056 "
+                   "at 1000 steps; K = 16: 0.11, 0.043 at 3000 steps). With 3000 steps (seed 1) "
+                   "the raw-noise operator learns OU almost exactly (0.0025) and so does order-1 "
+                   "WCE-NO on the complete basis K = n_fine = 64 (0.0052; 0.058 at 300 steps), "
+                   "while K = 16 stays at its floor (0.036): no bug, the gap is the truncation "
+                   "and the training length, both our scale choices. " + _NOTE),
         Claim(id="c2_gbm_not_worse_than_raw_noise_no", where="abstract; research note plan",
               text="WCE-NO's accuracy is competitive with a neural operator on the raw noise path "
                    "(GBM): relative L2 error within 1.2x",
@@ -222,6 +240,27 @@ BENCHMARK = Benchmark(
                    "parameterize the corresponding chaos coefficients' and states no comparison "
                    "with a linear regression, so the claim is ours, not placed in the abstract "
                    "(issue 26). " + _NOTE),
+        Claim(id="c12_competitive_across_tasks", where="abstract",
+              text="WCE-NO's accuracy is competitive with a neural operator on the raw noise path "
+                   "across the tasks run here (OU, GBM, Phi^4_1 pooled): relative L2 error within "
+                   "1.2x",
+              paper_value="\"Empirically, we achieve competitive accuracy across several tasks\" "
+                          "(abstract)",
+              check=Ratio(numerator=WCE, denominator=FNO, metric="rel_l2", at_most=1.2),
+              source="paper", foils=(NO_NOISE,), foil_note=_NO_NOISE_FOIL,
+              note="Band: 'competitive' read as a geometric-mean error ratio within 1.2x (error "
+                   "at most 20% above the comparator's), the one reading c1-c3 use per "
+                   "equation, here over every (equation, seed) cell: the abstract's 'across "
+                   "several tasks'. Declared after c1-c3's cells (which it pools) were seen. "
+                   "Where the gap comes from (issue 28's K sweep, a separate check on seeds "
+                   "0-2 at quick size; no bug found in the basis, normalisation, time grid or "
+                   "Wick-Hermite features): see c1's note on OU; on GBM and Phi^4_1 the chaos "
+                   "order bounds WCE-NO (the best order-2 predictor on K = 8 coordinates: 0.083 "
+                   "on GBM, 0.18 on Phi^4_1, against the raw-noise operator's 0.05-0.07 and "
+                   "0.09-0.11), and 300 steps under-train order 2 (Phi^4_1: 0.34 at 300 steps, "
+                   "0.25 at 1000) but the raw-noise operator more (1000 steps, seed 1: 0.045 on "
+                   "Phi^4_1, 0.028 on GBM, where WCE-NO stays at 0.12): longer training would "
+                   "widen the gap there. " + _NOTE),
         _application("c7_one_step_image_sampling", "SDE-based diffusion one-step image sampling",
                      "an image data set and an SDE-based diffusion model whose solution operator "
                      "WCE-NO learns for one-step sampling"),
@@ -241,7 +280,7 @@ BENCHMARK = Benchmark(
                        "SPDE benchmarks",
                  claims=("c1_ou_not_worse_than_raw_noise_no",
                          "c2_gbm_not_worse_than_raw_noise_no",
-                         "c3_phi41_within_1.2x_raw_noise_no")),
+                         "c3_phi41_within_1.2x_raw_noise_no", "c12_competitive_across_tasks")),
         *(Headline(quote=q, claims=(cid,)) for cid, q in (
             ("c7_one_step_image_sampling", "SDE-based diffusion one-step image sampling"),
             ("c8_graph_interpolation", "topological graph interpolation"),
@@ -265,8 +304,9 @@ BENCHMARK = Benchmark(
                            "3.1 CPU-minutes (phi41 cells dominate)"),
         "full": Grid(datasets=sweep(StochasticEquations, equation=["ou", "gbm", "phi41"],
                                     n_train_ic=[128], n_law=[512]),
-                     seeds=10, methods=_methods(steps=2000),
-                     note="2048 training paths, 2000 steps, 10 seeds: roughly 2 CPU-hours"),
+                     seeds=10, methods=_methods(steps=2000) + _k_sweep(2000),
+                     note="2048 training paths, 2000 steps, 10 seeds: roughly 2 CPU-hours, plus "
+                          "the K sweep (2 labels, about 0.25 CPU-hour)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
@@ -327,5 +367,27 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06", claims=("c12_competitive_across_tasks",),
+                  what="new paper claim c12_competitive_across_tasks (abstract: 'Empirically, we "
+                       "achieve competitive accuracy across several tasks'): geometric-mean ratio "
+                       "wce_no / fno_noise of rel_l2 over every quick (equation, seed) cell at "
+                       "most 1.2, foil wce_no[mutant=no_noise]; mapped to the abstract's "
+                       "'competitive accuracy' headline",
+                  why="issue 28: declare 'competitive accuracy across tasks' as a paper claim with "
+                      "a band a reader would accept; 1.2x (error at most 20% above the "
+                      "comparator's) is the band c1-c3 already use, kept so that one word has one "
+                      "reading",
+                  results_seen=True),
+        Amendment(date="2026-12-06", claims=("c1_ou_not_worse_than_raw_noise_no",),
+                  what="full grid only: the K sweep, wce_no[order=1,n_basis=16] and "
+                       "wce_no[n_basis=16] (order 2), 2000 steps, read by no claim; c1's note "
+                       "reports the sweep. Quick grid, methods, sources and every claim's check "
+                       "unchanged",
+                  why="issue 28: c1's note says a gap on OU (exactly first-order chaos) points at "
+                      "the K = 8 truncation, to be swept; a separate check (seeds 0-2, quick-size "
+                      "data) found the K = 8 floor 1.3-1.6x the raw-noise operator's error on OU "
+                      "and order-1 K = 16 matching it, so the sweep is recorded where it costs no "
+                      "quick-grid CPU; the K = 8 floor itself is a unit test (closed form)",
+                  results_seen=True),
     ),
 )

@@ -4,7 +4,10 @@ Self-Consistency scores for best-of-k selection, abstention and OOD detection.
 Paper: Miguel de Campos, Werner Krebs, Hanno Gottschalk, "Generative Inverse Design with
 Abstention via Diagonal Flow Matching", arXiv:2603.15925 (v1, March 2026; ICML 2026, PMLR 306).
 Read: the abstract (v1 and the ICML version) and the research note
-/work/shared/papers/diag_cfm.md; the method section was not available offline (no code found).
+/work/shared/papers/diag_cfm.md. The v1 HTML (arxiv.org/html/2603.15925v1) is in the search
+store's pages corpus only up to the first paragraph of the Introduction (searched round 4 with
+the title and with method, metric and results terms: every hit is the page's opening); the
+method, experiment and appendix sections were not available (no code found).
 
 Implemented (designs x in R^P, labels y in R^K, labels standardised on the training set):
 (1) Zero anchoring: a flow on R^(P+K). Every coordinate is paired with itself: design
@@ -34,7 +37,12 @@ Deviations:
    proxy (P = 64); not the paper's airfoil, combustor or photonics tasks nor P = 784.
 4. The selection / abstention score is ZD (the first of the paper's two); SC is computed and
    reported as a metric. Scores are in standardised label units.
-5. The paper's ensemble and general-purpose UQ alternatives are not run (time budget).
+5. The paper's ensemble alternative is a 5-member CFM-concat ensemble of ours
+   (baselines/cfm_ensemble.py: disagreement of the members' designs); its general-purpose
+   alternatives are not named in what could be read and are not run.
+6. ``ordering_mode="seeds"`` (ours, for c12): every "ordering" keeps the identity and refits
+   with another training seed, so the spread over orderings can be compared with the spread
+   over seeds; the default "permute" is the method above.
 
 Mutants for foils (field ``mutant``; the default "" is the method above, unchanged):
 - ``random_score``: the same designs, but every ZD / SC replaced by an independent U(0, 1)
@@ -73,10 +81,15 @@ class DiagCFM(Method):
     orderings: int = 3  # research note's plan: 3 random coordinate orderings
     n_candidates: int = 8  # research note's plan: best-of-8
     mutant: str = ""  # "" = the paper's method; see module docstring
+    # "permute": ordering r permutes the design coordinates; "seeds": every "ordering" keeps the
+    # identity and refits with another training seed (the spread c12 compares with)
+    ordering_mode: str = "permute"
 
     def __post_init__(self):
         if self.mutant not in MUTANTS:
             raise ValueError(f"unknown mutant {self.mutant!r}")
+        if self.ordering_mode not in ("permute", "seeds"):
+            raise ValueError(f"unknown ordering_mode {self.ordering_mode!r}")
 
     def flow_config(self) -> FlowConfig:
         return FlowConfig(self.width, self.depth, self.train_steps, self.batch_size, self.lr)
@@ -88,7 +101,8 @@ class DiagCFM(Method):
         y = np.asarray(data["y"], dtype=np.float64)
         P, K = x.shape[1], y.shape[1]
         mu, sd = standardise(y)
-        perm = ordering_perm(r, P)
+        refit = self.ordering_mode == "seeds" and r > 0
+        perm = np.arange(P) if refit else ordering_perm(r, P)
         ys = torch.as_tensor(((y - mu) / sd * self.label_scale).astype(np.float32))  # (n, K)
 
         def source_fn(idx, gen):
@@ -100,6 +114,9 @@ class DiagCFM(Method):
         anchored = self.mutant != "no_zero_anchor"
         key = {"method": "diag_cfm", "label_scale": self.label_scale, "ordering": r,
                "zero_anchor": anchored, "data": data["key"]}
+        if refit:  # ordering 0 of either mode is the same model (one cache entry)
+            key["ordering"], key["refit"] = 0, r
+            seed = derive_seed("refit", seed, r)
         model, hist = train_flow(source_fn, target, self.flow_config(), seed, key)
         return model, hist, perm, mu, sd
 

@@ -3,7 +3,10 @@
 Paper: "When More Experts Hurt: Underfitting in Multi-Expert Learning to Defer", Shuqi Liu,
 Yuzhou Cao, Lei Feng, Bo An, Luke Ong (ICML 2026), arXiv 2602.17144,
 https://arxiv.org/abs/2602.17144. Read: the abstract and the opening of the v1 HTML; the
-method section, theorems and tables were not reachable (see Deviations).
+method section, theorems and tables were not reachable (see Deviations). Round 4 of issue 30
+tried again: the stored copy of arxiv.org/html/2602.17144v1 answers queries on the loss,
+Condition 1 and the experiments with the abstract and the opening of Sec. 1 only; no
+authors' code is listed (../shared/papers/sources.md).
 
 Setting: K classes, J experts with predictions m_j(x); a scorer g: x -> R^(K+J), psi =
 softmax(g) (outputs 0..K-1 are classes, K+j is "defer to expert j").
@@ -47,7 +50,14 @@ Deviations:
      problem is underfitting, a deficit of the classifier's training accuracy; at 50 epochs
      this MLP converges on the small data sets and CE's classifier reaches PiCCE's accuracy
      whatever J, so the problem could not show. The budget was chosen from a pilot on seeds
-     that the grids do not use (benchmarks/picce_l2d.py, amendments).
+     that the grids do not use (benchmarks/picce_l2d.py, amendments). Round 4 of issue 30
+     (a second pilot, seeds 1000-1002, CE and OvA only): no budget or size of this MLP gives
+     CE's classifier a fall with J together with a competent OvA and a deferral that helps
+     (50 epochs with weight decay up to 1e-2; hidden 8/16 at 50 epochs; 20/30 epochs;
+     hidden 16/32 at 200 epochs; the gmm pool at 16000 training points, 10 epochs, where
+     CE's classifier goes 0.825 -> 0.818 from J = 1 to 8 with a competent OvA). On this proxy the underfitting is transient: it shows only
+     before convergence, where OvA lags and, with one half-region expert, deferring still
+     hurts (premises p3, p4). The paper calls it "inherent"; that is not reproduced here.
   5. Expert pools (issue 30): besides the disjoint, overlapping and varying-accuracy
      specialists, a "pool" of J equally good specialists on one shared region
      (datasets/deferral_experts.py), our construction of the paper's several-equally-good-

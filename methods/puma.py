@@ -3,8 +3,10 @@
 Paper: Jaeyeon Kim, Jonas Geuter, David Alvarez-Melis, Sham Kakade, Sitan Chen, "Stop Training
 for the Worst: Progressive Unmasking Accelerates Masked Diffusion Training", arXiv:2602.10314;
 official code github.com/JaeyeonKim01/PUMA (``progressive.py``, ``train.py``, ``sampling.py``,
-``yaml_files/sudoku_puma.yaml``), which is what this file follows (paper PDF not available
-offline; the algorithm below is read from the code).
+``yaml_files/sudoku_puma.yaml``), which is what this file follows; the algorithm below is read
+from the code. Of the full text (arxiv.org/html/2602.10314v1) only the abstract and the opening
+of the introduction with Figure 1's caption (TinyGSM 125M, AR initialisation) were read, through
+excerpts; its Sudoku section and appendix were not.
 
 Algorithm (a streaming pool of B sequences replaces the i.i.d. masked batch):
 (1) K ratio intervals I_j = [j/K, (j+1)/K), j = 0..K-1 (K = 8). Each pool slot holds a clean
@@ -45,6 +47,9 @@ Deviations:
    the paper's 2.3-2.5x is measured on TinyGSM at 125M parameters.
 6. Not implemented: the K schedule (``k_schedule``), the "confidence_collapse" mode, block
    diffusion, AR initialisation, EMA (all off in the Sudoku config).
+7. Quick-grid puzzles have 13-14 of the 16 cells blank (2-3 clues, several valid completions
+   allowed), harder than deviation 2's scaled 45-55 of 81 (9-11 of 16), with which the uniform
+   baseline saturated (0.996 solved, issue 28); the range was picked on the baseline alone.
 
 Mutants for foils (field ``mutant``; "" is the algorithm above, unchanged):
 - ``random_reveal``: step (4) reveals uniformly random masked positions instead of the most

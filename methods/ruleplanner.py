@@ -1,9 +1,11 @@
 """RulePlanner: design rules as canvas matrices for RL 3-D floorplanning (state, mask, reward).
 
-Paper: Zhong, Du, Yan, "RulePlanner: All-in-One Reinforcement Learning Framework for Design
-Rules in 3D Floorplanning", arXiv:2601.22476 (ICML 2026), https://arxiv.org/abs/2601.22476
-(read: the abstract and the research note /work/shared/papers/ruleplanner.md; the body, the
-network and the hyperparameters were not read; the code is not released).
+Paper: Zhong, Du, Yan, "RulePlanner: All-in-One Reinforcement Learner for Unifying Design Rules
+in 3D Floorplanning", arXiv:2601.22476 (ICML 2026), https://arxiv.org/abs/2601.22476
+(read: the abstract and the research note /work/shared/papers/ruleplanner.md. The body could not
+be read: arxiv.org/html/2601.22476v1 is not in the stored pages (searched by title and number,
+2026-12-06). The code is not released: Thinklab-SJTU/EDA-AI holds no RulePlanner/ folder. The
+training algorithm, PPO, is the one the research note and issue 30 name for the paper.)
 
 Implemented (the abstract's mechanism): modules are placed one by one; for the current module
 every design rule r is turned into a matrix M_r in {0,1}^{2 x G x G} (die, anchor x, anchor y)
@@ -14,7 +16,9 @@ of anchors that satisfy it. The matrices are used three ways:
   (2) action mask: pi(a|s) = softmax over anchors with prod_r M_r(a) = 1 (at a dead end, where the
       product is empty: the anchors breaking the fewest rules);
   (3) reward: r_t = -dHPWL_t / G - penalty * #{r : M_r(a_t) = 0} (constraint terms).
-Trained by REINFORCE with a batch-mean baseline and Adam; evaluated greedily (arg max).
+Trained by PPO (clipped surrogate, a value head on the shared trunk, GAE advantages) on circuits
+drawn from the generator with the run's seed; evaluated greedily (arg max). The trained weights
+are cached per configuration and seed (claimbench.checkpoints), so a seed trains once.
 
 Ablations (the paper's comparisons; fields): ``mask=False`` is penalty-only RL (rules only in
 reward and state); ``rule_state=False`` masks but leaves the rule matrices out of the state.
@@ -24,9 +28,13 @@ Deviations:
    training/evaluation and 12 modules on 10 x 10 for transfer, instead of MCNC/GSRC benchmarks.
 2. The rule list (boundary, pre-placed, alignment, keep-out, utilisation cap, non-overlap) is
    the research note's; the paper's list was not read.
-3. REINFORCE instead of PPO (the note: "PPO-like, unverified"); a 2-layer CNN instead of the
-   paper's network; discrete anchors only (no hybrid/aspect-ratio action as in FlexPlanner).
-4. Episodes, learning rate, penalty and widths are ours (scaled down for one CPU core).
+3. A 3-layer CNN trunk with a 1x1 policy head and a pooled value head instead of the paper's
+   network (unread), plus a learnable scalar gain from the HPWL-increase channel straight to the
+   logits (starts at 0: no preference); discrete anchors only (no hybrid/aspect-ratio action as
+   in FlexPlanner).
+4. Episodes, learning rate, penalty, widths and the PPO settings (clip, epochs, GAE lambda,
+   entropy and value weights) are ours, scaled for one CPU core. Until 2026-12-06 the agent was
+   trained by REINFORCE with a batch-mean baseline for 240 episodes (issue 30: undertrained).
 
 Mutants for foils (field ``mutant``; default "" is the method unchanged):
 - ``no_align_mask``: the alignment matrix is left out of the mask (kept in state and reward).
@@ -34,16 +42,19 @@ Mutants for foils (field ``mutant``; default "" is the method unchanged):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
 from claimbench.api import Method
+from claimbench.datasets import floorplan_rules
 from claimbench.datasets.floorplan_rules import RULES, FloorplanEnv, sample_circuit
 
 MUTANTS = ("", "no_align_mask", "no_wire_reward")
+N_CHANNELS = 2 * (len(RULES) + 3)  # per die: occupancy, keep-out, 5 rule matrices, HPWL map
 
 
 @lru_cache(maxsize=None)
@@ -52,22 +63,27 @@ def torch_classes():
     from torch import nn
 
     class RulePolicy(nn.Module):
-        """Fully convolutional: (B, 2*C, G, G) state -> (B, 2, G, G) anchor logits per die."""
+        """Fully convolutional: (B, 2*C, G, G) state -> (B, 2, G, G) anchor logits per die and
+        (B,) state values (mean-pooled trunk), so one net serves every canvas size."""
 
         def __init__(self, c_in: int, hidden: int):
             super().__init__()
-            self.net = nn.Sequential(nn.Conv2d(c_in, hidden, 3, padding=1), nn.ReLU(),
-                                     nn.Conv2d(hidden, hidden, 3, padding=1), nn.ReLU(),
-                                     nn.Conv2d(hidden, 2, 1))
+            self.trunk = nn.Sequential(nn.Conv2d(c_in, hidden, 3, padding=1), nn.ReLU(),
+                                       nn.Conv2d(hidden, hidden, 3, padding=1), nn.ReLU(),
+                                       nn.Conv2d(hidden, hidden, 3, padding=1), nn.ReLU())
+            self.pi = nn.Conv2d(hidden, 2, 1)
+            self.v = nn.Linear(hidden, 1)
+            # a learnable gain (per grid unit of HPWL increase) from the HPWL-increase channels
+            # straight to the logits (deviation 3): it starts at 0 (no preference), so how far
+            # to follow the one-step wirelength is learned, while the trunk learns what the
+            # one-step view misses
+            self.wire_gain = nn.Parameter(torch.zeros(()))
 
-        def forward(self, s: "torch.Tensor") -> "torch.Tensor":
-            # = self.net(s), the layers' own functional calls without the per-module call
-            # overhead (one state per step, thousands of steps a run)
-            c1, _, c2, _, c3 = self.net
-            F = torch.nn.functional
-            h = F.relu(F.conv2d(s, c1.weight, c1.bias, padding=1))  # (B, hidden, G, G)
-            h = F.relu(F.conv2d(h, c2.weight, c2.bias, padding=1))  # (B, hidden, G, G)
-            return F.conv2d(h, c3.weight, c3.bias)  # (B, 2, G, G)
+        def forward(self, s: "torch.Tensor"):
+            h = self.trunk(s)  # (B, hidden, G, G)
+            G = s.shape[-1]
+            logits = self.pi(h) - self.wire_gain * G * s[:, -2:]  # (B, 2, G, G)
+            return logits, self.v(h.mean((2, 3))).squeeze(1)  # (B, 2, G, G), (B,)
 
     return {"RulePolicy": RulePolicy, "torch": torch}
 
@@ -75,20 +91,24 @@ def torch_classes():
 @dataclass
 class RulePlanner(Method):
     name: ClassVar[str] = "ruleplanner"
-    episodes: int = 400  # ours: the note's 1-2k scaled down
-    batch: int = 8  # ours
+    episodes: int = 1024  # ours (deviation 4)
+    batch: int = 16  # ours: episodes per PPO update
+    epochs: int = 4  # ours: PPO passes over each batch
+    clip: float = 0.2  # PPO's usual clip
+    gae_lambda: float = 0.95  # ours
+    entropy: float = 0.01  # ours: entropy bonus weight
+    value_coef: float = 0.5  # ours
     lr: float = 3e-3  # ours
+    gain_lr: float = 3e-2  # ours: Adam step of the wire gain
     penalty: float = 2.0  # ours: one rule violation costs about 2 grid lengths of HPWL / G
     hidden: int = 16  # ours
     mask: bool = True  # the paper's use (2); False = penalty-only RL
     rule_state: bool = True  # the paper's use (1); False = masking without rule matrices in state
     mutant: str = ""
 
-    def _state(self, env: FloorplanEnv, masks: dict,
-               wire: np.ndarray | None = None) -> np.ndarray:
-        """``wire``: env.wire_delta() / G when the caller has it (it is the same at this step)."""
+    def _state(self, env: FloorplanEnv, masks: dict, wire: np.ndarray) -> np.ndarray:
+        """``wire``: env.wire_delta() / G at this step."""
         G = env.c["grid"]
-        wire = env.wire_delta() / G if wire is None else wire  # (G, G)
         rules = [masks[r] if self.rule_state else np.zeros((2, G, G), bool) for r in RULES]
         chans = [env.occ, env.c["keepout"], *rules, np.broadcast_to(wire, (2, G, G))]
         return np.concatenate([np.asarray(c, np.float32) for c in chans], 0)  # (2*8, G, G)
@@ -99,56 +119,103 @@ class RulePlanner(Method):
         used = [r for r in RULES if not (self.mutant == "no_align_mask" and r == "align")]
         return env.legal(masks, used)
 
-    def _episode(self, net, circ: dict, gen, greedy: bool):
+    def _rollout(self, net, circs: list, gen, greedy: bool) -> dict:
+        """Place ``circs`` (same size, so the same number of steps) in lockstep, one batched
+        forward per step. Returns placements and, per step, states (T, B, C, G, G), masks,
+        actions, log-probs, values and rewards (T, B)."""
         T = torch_classes()["torch"]
-        env = FloorplanEnv(circ)
-        logps, rewards = [], []
-        G = circ["grid"]
-        while not env.done:
-            masks = env.rule_masks()
-            wd = env.wire_delta() / G  # (G, G) once per step: state channel and reward term
-            s = T.from_numpy(self._state(env, masks, wd))[None]  # (1, 16, G, G)
-            am = T.from_numpy(self._action_mask(env, masks).reshape(-1))  # (2*G*G,)
-            logits = net(s).reshape(-1).masked_fill(~am, -1e9)  # (2*G*G,)
-            if greedy:
-                a = int(logits.argmax())
-            else:
-                logp = T.log_softmax(logits, 0)
-                a = int(T.multinomial(logp.exp(), 1, generator=gen))
-                logps.append(logp[a])
-            d, x, y = np.unravel_index(a, (2, G, G))
-            wire = 0.0 if self.mutant == "no_wire_reward" else wd[x, y]
-            broken = sum(int(not masks[r][d, x, y]) for r in RULES)
-            rewards.append(-wire - self.penalty * broken)
-            env.step(int(d), int(x), int(y))
-        return env.place, logps, rewards
+        envs = [FloorplanEnv(c) for c in circs]
+        G = circs[0]["grid"]
+        S, M, A, LP, V, R = [], [], [], [], [], []
+        while not envs[0].done:
+            masks = [e.rule_masks() for e in envs]
+            wds = [e.wire_delta() / G for e in envs]  # (G, G) each: state channel, reward term
+            s = T.from_numpy(np.stack([self._state(e, m, w)
+                                       for e, m, w in zip(envs, masks, wds)]))  # (B, C, G, G)
+            am = T.from_numpy(np.stack([self._action_mask(e, m).reshape(-1)
+                                        for e, m in zip(envs, masks)]))  # (B, 2*G*G)
+            with T.no_grad():
+                logits, v = net(s)
+            logits = logits.reshape(len(envs), -1).masked_fill(~am, -1e9)  # (B, 2*G*G)
+            logp = T.log_softmax(logits, 1)  # (B, 2*G*G)
+            a = logits.argmax(1) if greedy else \
+                T.multinomial(logp.exp(), 1, generator=gen).squeeze(1)  # (B,)
+            rew = []
+            for e, m, wd, ai in zip(envs, masks, wds, a.tolist()):
+                d, x, y = np.unravel_index(ai, (2, G, G))
+                wire = 0.0 if self.mutant == "no_wire_reward" else wd[x, y]
+                broken = sum(int(not m[r][d, x, y]) for r in RULES)
+                rew.append(-wire - self.penalty * broken)
+                e.step(int(d), int(x), int(y))
+            S.append(s), M.append(am), A.append(a), V.append(v), R.append(rew)
+            LP.append(logp.gather(1, a[:, None]).squeeze(1))
+        return {"place": [e.place for e in envs], "s": T.stack(S), "mask": T.stack(M),
+                "a": T.stack(A), "logp": T.stack(LP), "v": T.stack(V),
+                "r": T.as_tensor(np.array(R), dtype=T.float32)}
+
+    def _gae(self, r, v):
+        """GAE(lambda) advantages and returns for undiscounted finite episodes: r, v (T, B)."""
+        T = torch_classes()["torch"]
+        adv = T.zeros_like(r)
+        last = T.zeros(r.shape[1])
+        for t in reversed(range(r.shape[0])):
+            nxt = v[t + 1] if t + 1 < r.shape[0] else T.zeros(r.shape[1])
+            last = r[t] + nxt - v[t] + self.gae_lambda * last
+            adv[t] = last
+        return adv, adv + v
+
+    def _fit(self, net, data: dict, seed: int) -> dict:
+        T = torch_classes()["torch"]
+        gen = T.Generator().manual_seed(seed)
+        rng = np.random.default_rng(seed)
+        rest = [p for n, p in net.named_parameters() if n != "wire_gain"]
+        opt = T.optim.Adam([{"params": rest},  # the gain is one scalar: its own, larger step
+                            {"params": [net.wire_gain], "lr": self.gain_lr}], lr=self.lr)
+        curve = []
+        for _ in range(max(1, self.episodes // self.batch)):
+            circs = [sample_circuit(rng, data["n_modules"], data["grid"])
+                     for _ in range(self.batch)]
+            ro = self._rollout(net, circs, gen, greedy=False)
+            adv, ret = self._gae(ro["r"], ro["v"])  # (T, B) each
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            s = ro["s"].flatten(0, 1)  # (T*B, C, G, G)
+            am, a, old = ro["mask"].flatten(0, 1), ro["a"].flatten(), ro["logp"].flatten()
+            adv, ret = adv.flatten(), ret.flatten()  # (T*B,)
+            for _ in range(self.epochs):
+                logits, v = net(s)
+                logp_all = T.log_softmax(logits.reshape(len(a), -1).masked_fill(~am, -1e9), 1)
+                logp = logp_all.gather(1, a[:, None]).squeeze(1)  # (T*B,)
+                ratio = (logp - old).exp()
+                surr = T.minimum(ratio * adv, ratio.clamp(1 - self.clip, 1 + self.clip) * adv)
+                ent = -(logp_all.exp() * logp_all).sum(1)  # masked anchors have p = 0
+                loss = -surr.mean() + self.value_coef * ((v - ret) ** 2).mean() \
+                    - self.entropy * ent.mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            curve.append(float(ro["r"].sum(0).mean()))
+        return {"return": curve}
 
     def run(self, data, seed):
         if self.mutant not in MUTANTS:
             raise ValueError(f"unknown mutant {self.mutant!r}")
+        from claimbench.checkpoints import cached_train
+
         C = torch_classes()
         T = C["torch"]
-        T.manual_seed(seed)  # conv weight init
+
+        def build():
+            T.manual_seed(seed)  # conv weight init
+            return C["RulePolicy"](N_CHANNELS, self.hidden)
+
+        key = {"model": "ruleplanner_ppo", **asdict(self), "seed": seed,
+               "n_modules": data["n_modules"], "grid": data["grid"]}
+        net, hist, _ = cached_train(key, build, lambda net: self._fit(net, data, seed),
+                                    sources=(sys.modules[__name__], floorplan_rules))
+        curve = hist["return"]
         gen = T.Generator().manual_seed(seed)
-        rng = np.random.default_rng(seed)
-        net = C["RulePolicy"](2 * (len(RULES) + 3), self.hidden)
-        opt = T.optim.Adam(net.parameters(), lr=self.lr)
-        curve = []
-        for _ in range(max(1, self.episodes // self.batch)):
-            eps = [self._episode(net, sample_circuit(rng, data["n_modules"], data["grid"]),
-                                 gen, False) for _ in range(self.batch)]
-            rets = [np.cumsum(r[::-1])[::-1] for _, _, r in eps]  # reward-to-go per step
-            R = np.concatenate(rets)
-            adv = (R - R.mean()) / (R.std() + 1e-8)
-            lp = T.stack([l for _, lps, _ in eps for l in lps])  # (batch * steps,)
-            loss = -(lp * T.as_tensor(adv, dtype=T.float32)).sum() / self.batch
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            curve.append(float(np.mean([r[0] for r in rets])))
-        with T.no_grad():
-            out = {k: [self._episode(net, c, gen, True)[0] for c in data[k]]
-                   for k in ("eval", "transfer")}
+        out = {k: self._rollout(net, data[k], gen, greedy=True)["place"] if data[k] else []
+               for k in ("eval", "transfer")}
         out["train_return"] = float(np.mean(curve[-5:]))
         out["traces"] = {"return": {"x": list(range(len(curve))), "y": curve}}
         return out

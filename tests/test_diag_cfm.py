@@ -147,3 +147,51 @@ def test_selection_and_aurc_metrics_on_a_known_case():
 def test_benchmark_declares_grids_and_claims():
     assert set(BENCHMARK.grids) == {"smoke", "quick", "full"}
     assert {c.id for c in BENCHMARK.claims} >= {"c1_lower_rte_than_cfm", "c4_cfm_order_sensitive"}
+
+
+# -- round 4 (issue 28): the CFM ensemble (c9), the seeds variant (c12), the chance metric --------
+def test_member_disagreement_known_answer():
+    from claimbench.baselines.cfm_ensemble import member_disagreement
+
+    d = np.zeros((2, 3, 4))
+    d[1, 0] = 2.0  # members differ by 2 on every coordinate of point 0: variance 1
+    np.testing.assert_allclose(member_disagreement(d), [1.0, 0.0, 0.0])
+
+
+def test_cfm_ensemble_member0_is_cfm_concat_and_scores_disagreement():
+    from claimbench.baselines.cfm_ensemble import CFMEnsemble
+
+    inst = AnalyticInverse(P=5, n_train=256, n_test=8, n_ood=6).make(0)
+    kw = {"train_steps": 30, "width": 16, "ode_steps": 4}
+    single = ConcatCFM(orderings=1, **kw).run(inst.data, 0)
+    ens = CFMEnsemble(members=3, **kw).run(inst.data, 0)
+    # candidates are the single model's designs (member 0 = the cached single model, same noise)
+    np.testing.assert_allclose(ens["designs"], single["designs"])
+    assert ens["zd"].shape == (8, 8) and ens["ood_zd"].shape == (6,)
+    assert (ens["zd"] > 0).all()  # members trained with other seeds disagree
+    one = CFMEnsemble(members=1, **kw).run(inst.data, 0)
+    np.testing.assert_allclose(one["zd"], 0.0)  # a single member has no disagreement
+
+
+def test_diag_cfm_seeds_mode_refits_at_identity():
+    inst = AnalyticInverse(P=4, n_train=256, n_test=8, n_ood=8).make(1)
+    kw = {"train_steps": 20, "width": 16, "orderings": 2, "ode_steps": 4}
+    perm = DiagCFM(**kw).run(inst.data, 0)
+    seeds = DiagCFM(ordering_mode="seeds", **kw).run(inst.data, 0)
+    # ordering 0 is the same model and draws; ordering 1 differs (another seed, not a permutation)
+    np.testing.assert_allclose(seeds["designs_by_ordering"][0], perm["designs_by_ordering"][0])
+    assert not np.allclose(seeds["designs_by_ordering"][1], perm["designs_by_ordering"][1])
+    assert not np.allclose(seeds["designs_by_ordering"][1], seeds["designs_by_ordering"][0])
+    with pytest.raises(ValueError):
+        DiagCFM(ordering_mode="shuffle")
+
+
+def test_rte_over_chance_known_cases():
+    from claimbench.benchmarks.diag_cfm import _rte_over_chance
+
+    inst = AnalyticInverse(P=4, n_train=256, n_test=16, n_ood=4).make(0)
+    x = np.asarray(inst.data["x"], dtype=np.float64)
+    rand = x[np.random.default_rng(0).integers(0, len(x), 16)][:, None, :]
+    assert _rte_over_chance(inst, {"designs": rand}) == pytest.approx(1.0)  # chance itself
+    exact = inst.truth["x_test"][:, None, :]
+    assert _rte_over_chance(inst, {"designs": exact}) == pytest.approx(0.0, abs=1e-9)

@@ -11,7 +11,8 @@ from claimbench.baselines.softmax_l2d import (SoftmaxL2D, defer_decision, init_m
                                               mlp_backward, mlp_forward, softmax_l2d_loss,
                                               system_predictions)
 from claimbench.benchmarks.picce_l2d import (BENCHMARK, acc_recovery_error, clf_acc, coverage,
-                                             excess_error, system_error)
+                                             defer_gain, excess_error, prob_recovery_error,
+                                             system_error)
 from claimbench.datasets.deferral_experts import (DeferralExperts, DeferralRecovery,
                                                   expert_acc_given_x, expert_accuracies,
                                                   gmm_posterior, simulate_experts, specialties)
@@ -153,6 +154,12 @@ def test_metrics_on_a_hand_made_output():
     assert system_error(inst, out) == pytest.approx(0.0)
     assert clf_acc(inst, out) == pytest.approx(2 / 3)
     assert coverage(inst, out) == pytest.approx(1 / 3)
+    # classifier alone wrong on 1 of 3, system on none: deferring gained 1/3
+    assert defer_gain(inst, out) == pytest.approx(1 / 3)
+    # deferring point 0 to expert 0 (wrong there) while the classifier was right: a loss
+    hurt = {"decision": np.array([2, 3, 2]), "clf_pred": np.array([0, 0, 1])}
+    assert system_error(inst, hurt) == pytest.approx(1 / 3)
+    assert defer_gain(inst, hurt) == pytest.approx(-1 / 3)
 
 
 # -- experts ----------------------------------------------------------------------------------
@@ -254,6 +261,31 @@ def test_softmax_ratio_estimates_expert_accuracy_at_the_ce_minimiser():
     np.testing.assert_allclose(SoftmaxL2D().expert_acc_hat(g, 2), a[None])
     np.testing.assert_allclose(OvAL2D().expert_acc_hat(np.array([[5.0, 0.0, 0.0]]), 2),
                                [[0.5]])
+
+
+def test_class_probabilities_are_recovered_at_the_minimiser_whatever_the_defer_targets():
+    # psi = (P(.|x), t_1, t_2) / (1 + t_1 + t_2): CE's (t = a) or PiCCE's (t = one expert's
+    # share) minimiser; renormalising the class outputs returns P(.|x) for any t.
+    p_cls = np.array([0.6, 0.3, 0.1])
+    for t in (np.array([0.9, 0.4]), np.array([0.95, 0.0])):
+        psi = np.concatenate([p_cls, t]) / (1 + t.sum())
+        g = np.log(np.maximum(psi, 1e-300))[None] - 1.0  # (1, K+J), any shift
+        np.testing.assert_allclose(SoftmaxL2D().class_prob_hat(g, 3), p_cls[None])
+        np.testing.assert_allclose(PiCCE().class_prob_hat(g, 3), p_cls[None])
+    # OvA: sigmoid(g_k) = P(k|x) per class, renormalised (here they already sum to 1).
+    z = np.log(p_cls / (1 - p_cls))  # logit
+    np.testing.assert_allclose(OvAL2D().class_prob_hat(np.r_[z, 0.0][None], 3), p_cls[None])
+
+
+def test_prob_recovery_error_by_hand():
+    from claimbench.api import Instance
+
+    inst = Instance(data={}, truth={"posterior": np.array([[0.8, 0.2], [0.4, 0.6]])})
+    # TV: row 0 |.8-.6| -> 0.2, row 1 0 -> mean 0.1
+    out = {"class_prob": np.array([[0.6, 0.4], [0.4, 0.6]])}
+    assert prob_recovery_error(inst, out) == pytest.approx(0.1)
+    assert prob_recovery_error(Instance(data={}, truth={}), out) is None
+    assert prob_recovery_error(inst, {}) is None
 
 
 def test_recovery_and_excess_metrics_by_hand():

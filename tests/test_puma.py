@@ -52,6 +52,19 @@ def test_dataset_is_seeded_and_hides_test_solutions():
     assert np.array_equal(a.data["train_prompt"].sum(1) >= 16 - 11, np.ones(50, bool))
 
 
+def test_explicit_blank_range_gives_harder_puzzles_with_the_clues_as_prompt():
+    # The quick grid's 13-14 of 16 blanks: every count in range, both ends drawn, the prompt is
+    # exactly the clue cells, and the generator's solution still completes every puzzle.
+    inst = sudoku.Sudoku(size=4, n_train=400, n_test=100, min_blank=13, max_blank=14).make(5)
+    assert sudoku.Sudoku(size=4, min_blank=13, max_blank=14).blank_range() == (13, 14)
+    blanks = (inst.data["test_puzzles"] == 0).sum(1)  # (100,)
+    assert set(blanks.tolist()) == {13, 14}
+    assert set((~inst.data["train_prompt"]).sum(1).tolist()) == {13, 14}
+    puz, sol = inst.data["test_puzzles"], inst.truth["test_solutions"]
+    assert np.array_equal(np.where(puz != 0, sol, 0), puz)
+    assert sudoku.solved(puz.reshape(-1, 4, 4), sol.reshape(-1, 4, 4)).all()
+
+
 # -- loss and forward process -------------------------------------------------------------------
 def test_masked_nll_is_per_sequence_mean_over_masked_positions():
     g = torch.Generator().manual_seed(0)

@@ -8,8 +8,9 @@ from claimbench.baselines.early_exit_scheduling import EarlyExitEDF
 from claimbench.baselines.edf_scheduling import ConcurrentEDF, PreemptiveEDF
 from claimbench.baselines.gpu_inference_sim import (OVERHEAD, U_FULL, Arena, Policy, capacity,
                                                    water_fill)
-from claimbench.benchmarks.rtinfer_sim import (BENCHMARK, CAL_CANDIDATES, CAL_LOADS, CAL_TARGET,
-                                               pick_load)
+from claimbench.benchmarks.rtinfer_sim import (BC_LOAD, BC_SIZES, BENCHMARK, BURST_CANDIDATES,
+                                               CAL_CANDIDATES, CAL_LOADS, CAL_TARGET,
+                                               calibrate_bursts, pick_load)
 from claimbench.datasets.inference_workloads import InferenceWorkload, variant_profile
 from claimbench.methods.rtinfer_sim import RTInferLike
 
@@ -149,3 +150,21 @@ def test_calibration_rule_picks_closest_to_target():
     assert not {0.6, 1.0, 1.4} & set(CAL_CANDIDATES)  # the regime never coincides with a grid load
     quick = {(c.params["load"], c.params["burst_rate"]) for c in BENCHMARK.grids["quick"].datasets}
     assert {(lo, b) for b, lo in CAL_LOADS.items()} <= quick
+
+
+def test_burst_calibration_rule_and_scope():
+    from claimbench.claims import design
+    assert 3 not in BURST_CANDIDATES and set(BC_SIZES.values()) <= set(BURST_CANDIDATES)
+    # the recorded size is what the rule gives (on a neighbourhood of candidates: the rule's
+    # choice among all candidates implies its choice among these)
+    chosen, table = calibrate_bursts(rates=(1.0,), candidates=(20, BC_SIZES[1.0], 24))
+    assert chosen == {1.0: BC_SIZES[1.0]}
+    strongest = min(table[1.0, BC_SIZES[1.0]].values())
+    assert abs(strongest - CAL_TARGET) < 0.05
+    # the burst-size scope selects the two burst-calibrated cells alone (2 configs x 5 seeds),
+    # and no claim outside that regime reads load BC_LOAD
+    scope = {"burst_size": tuple(sorted(set(BC_SIZES.values())))}
+    assert design.units(BENCHMARK, scope) == 10
+    for c in BENCHMARK.claims:
+        loads = dict(getattr(c.check, "where", {}) or {}).get("load", ())
+        assert BC_LOAD not in (loads if isinstance(loads, tuple) else (loads,))

@@ -180,6 +180,24 @@ def test_order_one_chaos_regression_with_a_full_basis_recovers_ou_exactly():
     assert np.linalg.norm(out["pred"] - y) / np.linalg.norm(y) < 1e-6
 
 
+def test_k_truncated_regression_on_ou_attains_the_closed_form_floor():
+    # OU is mu + decay (x0 - mu) + A dW; on the first K cosine coordinates xi = M dW (identity
+    # covariance), the best predictor leaves var_t = dt ||A_t||^2 - ||dt A_t M^T||^2 per time:
+    # the temporal truncation floor of issue 28's K sweep.
+    spec = spec_of("ou")
+    n_fine, dt, K = spec["n_fine"], spec["T"] / spec["n_fine"], 8
+    mu = spec["mu"]
+    A = (solve(spec, np.full(n_fine, mu), np.eye(n_fine)[:, :, None]) - mu).T  # (n_obs, n_fine)
+    M = cosine_basis(spec["T"], n_fine, K)  # (K, n_fine)
+    floor = dt * np.sum(A**2) - np.sum((dt * A @ M.T) ** 2)
+    inst = StochasticEquations(equation="ou", n_train_ic=250, paths_per_ic=16, n_test_ic=100,
+                               test_paths_per_ic=40, n_law=2).make(3)
+    out = ChaosRegression(order=1, n_basis=K).run(inst.data, 0)
+    mse = np.mean(np.sum((out["pred"] - inst.truth["test_paths"]) ** 2, axis=1))
+    assert floor > 0.01 * dt * np.sum(A**2)  # K = 8 truncates a visible share of the variance
+    assert mse == pytest.approx(floor, rel=0.05)
+
+
 # -- WCE-NO and its mutants -------------------------------------------------------------------
 def test_mutant_features():
     rng = np.random.default_rng(6)
