@@ -29,6 +29,8 @@ Original training (``train_les_metabbo``; MetaDistill code ``scripts/train_metab
 z-scored per task across the meta-population and the median over tasks is minimized. The
 code keeps the candidate with the lowest such score over all meta-generations
 (``selection="best_zscore"``); our default returns the final CMA-ES mean (deviation 4).
+The meta-population's rollouts on one task run in lockstep (``run_les_batch``): the same
+numbers as running them one after another, bit for bit (tested), at about a fifth of the CPU.
 
 Deviations:
 1. Scale: population, generations and meta-generations are far below the code's
@@ -248,6 +250,76 @@ def run_les(params: dict, f: Callable, dim: int, lower: float, upper: float, pop
             "params": params}
 
 
+def _fitness_tokens_batch(fit: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """``fitness_tokens`` of B populations at once (fit (B, N), best (B,)), row for row the same
+    floating-point operations (numpy's reductions and matmul loop over the rows)."""
+    B, n = fit.shape
+    F = np.empty((B, n, 3))  # (B, N, 3)
+    dev = fit - np.add.reduce(fit, axis=-1, keepdims=True) / n  # (B, N)
+    sd = np.sqrt((dev[:, None, :] @ dev[:, :, None])[:, 0, 0] / (n - 1)) if n > 1 else np.zeros(B)
+    np.minimum(np.maximum(dev / np.maximum(sd, 1e-8)[:, None], -5.0), 5.0, out=F[:, :, 0])
+    ranks = np.broadcast_to(np.arange(n) / max(n - 1, 1) - 0.5, (B, n))
+    np.put_along_axis(F[:, :, 1], np.argsort(fit, axis=-1, kind="stable"), ranks, axis=-1)
+    F[:, :, 2] = fit < best[:, None]
+    return F
+
+
+def run_les_batch(params: list[dict], f: Callable, dim: int, lower: float, upper: float,
+                  popsize: int, budget: int, rng: np.random.Generator,
+                  sigma_frac: float = 0.1) -> np.ndarray:
+    """``run_les(params[b], ...)["best_f"]`` for b = 0..B-1, run one after another on ``rng``,
+    computed in lockstep: the same numbers bit for bit (the random draws of each run do not
+    depend on its weights, so they are drawn first in the sequential order; every array
+    operation below is ``les_step``'s, row by row), at a fraction of the per-call overhead.
+    Meta-training's inner loop; the tests compare it with ``run_les``."""
+    B, N, D = len(params), popsize, dim
+    G = (budget - N) // N  # generations after the initial population, as run_les's loop
+    X0, m0, t0, EPS = [], [], [], []
+    for _ in range(B):  # run_les's draws, in its order
+        X0.append(rng.uniform(lower, upper, (N, D)))
+        m0.append(rng.uniform(lower, upper, D))  # les_reset
+        t0.append(int(rng.integers(0, 2000 + 1)))
+        EPS.append(rng.standard_normal((G, N, D)))  # = G successive (N, D) draws
+    EPS = np.stack(EPS)  # (B, G, N, D)
+    P = {k: np.stack([p[k] for p in params]) for k in PARAM_SHAPES}  # (B, *shape)
+    H = P["wq"].shape[2]
+    X = np.stack(X0)  # (B, N, D)
+    fit = np.asarray(f(X.reshape(B * N, D)), dtype=float).reshape(B, N)  # row-wise functions
+    best_f = np.minimum.reduce(fit, axis=1)  # (B,)
+    mean, sigma = np.stack(m0), np.full((B, D), sigma_frac * (upper - lower))  # (B, D)
+    pc, ps = np.zeros((B, D, 3)), np.zeros((B, D, 3))
+    best = np.full(B, math.inf)
+    a = TIMESCALES
+    for g in range(G):
+        s = np.maximum(sigma, 1e-12)
+        F = _fitness_tokens_batch(fit, best)  # (B, N, 3)
+        Q = F @ P["wq"] + P["bq"][:, None, :]  # (B, N, H)
+        K = F @ P["wk"] + P["bk"][:, None, :]  # (B, N, H)
+        V = (F @ P["wv"] + P["bv"][:, None, :])[:, :, 0]  # (B, N)
+        A = _softmax(Q @ K.transpose(0, 2, 1) / math.sqrt(H), axis=-1)  # (B, N, N)
+        w = _softmax((A @ V[:, :, None])[:, :, 0])  # (B, N)
+        diff = X - mean[:, None, :]  # (B, N, D)
+        wdiff = (w[:, None, :] @ diff)[:, 0]  # (B, D)
+        wnoise = (w[:, None, :] @ (diff / s[:, None, :]))[:, 0]  # (B, D)
+        pc = (1.0 - a) * pc + a * wdiff[:, :, None]  # (B, D, 3)
+        ps = (1.0 - a) * ps + a * wnoise[:, :, None]  # (B, D, 3)
+        Xin = np.empty((B, D, 6 + len(GAMMA)))  # (B, D, 19)
+        Xin[:, :, 0:3], Xin[:, :, 3:6] = pc, ps
+        Xin[:, :, 6:] = np.stack([_time_embedding(t + g) for t in t0])[:, None, :]
+        h = np.maximum(Xin @ P["w1"] + P["b1"][:, None, :], 0.0)  # (B, D, M)
+        lr_m = _sigmoid(h @ P["wm"] + P["bm"][:, None, :])[:, :, 0]  # (B, D)
+        lr_s = _sigmoid(h @ P["ws"] + P["bs"][:, None, :])[:, :, 0]  # (B, D)
+        wmean = (w[:, None, :] @ X)[:, 0]  # (B, D)
+        wsig = np.sqrt((w[:, None, :] @ (diff * diff))[:, 0] + 1e-10)  # (B, D)
+        mean = np.minimum(np.maximum(mean + lr_m * (wmean - mean), lower), upper)
+        sigma = np.minimum(np.maximum(s + lr_s * (wsig - s), 0.0), upper)
+        best = np.minimum(best, np.minimum.reduce(fit, axis=1))
+        X = np.minimum(np.maximum(mean[:, None, :] + EPS[:, g] * sigma[:, None, :], lower), upper)
+        fit = np.asarray(f(X.reshape(B * N, D)), dtype=float).reshape(B, N)
+        best_f = np.minimum(best_f, np.minimum.reduce(fit, axis=1))
+    return best_f
+
+
 # -- original meta-training (MetaBBO with an outer CMA-ES) -----------------------------------
 def train_les_metabbo(sample_tasks: Callable, popsize: int, generations: int, meta_popsize: int,
                       meta_generations: int, seed: int, sigma_frac: float = 0.1) -> tuple[dict, dict]:
@@ -265,12 +337,12 @@ def train_les_metabbo(sample_tasks: Callable, popsize: int, generations: int, me
         cands = [np.clip(np.asarray(c), -1.0, 1.0) for c in es.ask()]
         tasks = sample_tasks(rng)
         raw = np.empty((len(tasks), len(cands)))  # (K, P)
+        params = [unflatten(vec) for vec in cands]
         for k, (f, dim, lo, hi) in enumerate(tasks):
-            for j, vec in enumerate(cands):
-                out = run_les(unflatten(vec), f, dim, lo, hi, popsize, popsize * (generations + 1),
-                              rng, sigma_frac)
-                raw[k, j] = out["best_f"]
-                rollouts += 1
+            # = run_les(params[j], ...)["best_f"] for j = 0..P-1 in turn, bit for bit
+            raw[k] = run_les_batch(params, f, dim, lo, hi, popsize, popsize * (generations + 1),
+                                   rng, sigma_frac)
+            rollouts += len(cands)
         z = (raw - raw.mean(1, keepdims=True)) / (raw.std(1, ddof=1, keepdims=True) + 1e-8)
         score = np.median(z, axis=0)  # (P,)
         es.tell(cands, score.tolist())

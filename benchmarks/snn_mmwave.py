@@ -49,10 +49,19 @@ def _acc(inst, out):
     return float(np.mean(np.asarray(out["pred"]) == inst.truth["y_test"]))
 
 
+def _energy_per_correct(inst, out):
+    """Issue 28's 'matched accuracy': energy per sample / accuracy = pJ per correctly classified
+    test sample, so a cheaper but less accurate model is charged in proportion; None at acc 0."""
+    acc = _acc(inst, out)
+    return None if acc <= 0 else float(out["energy_pJ"]) / acc
+
+
 METRICS = (
     Metric("acc", _acc, True, "test accuracy"),
     output_metric("energy_pJ", description="theoretical inference energy per sample (pJ), 45 nm: "
                   "MACs x 4.6 pJ + SOPs x 0.9 pJ"),
+    Metric("energy_per_correct_pJ", _energy_per_correct, False,
+           "theoretical energy per correctly classified test sample (pJ): energy_pJ / acc"),
     output_metric("macs", description="multiply-accumulates per sample"),
     output_metric("sops", description="synaptic operations (spikes x fan-out) per sample"),
     output_metric("firing_rate", description="spikes per neuron per step (spiking models)"),
@@ -127,6 +136,30 @@ def _vanishes(ann: str) -> Claim:
              "(0.30-0.40 f_s, overlapping the noise) > 0.")
 
 
+def _per_correct(letter: str, ann: str, foils: tuple) -> Claim:
+    return Claim(
+        id=f"c3{letter}_energy_per_correct_below_{ann}",
+        where="abstract",
+        text=f"at matched accuracy (energy per correct prediction) the matched SNN needs 3.64x "
+             f"less theoretical energy than the {ann} ANN baseline",
+        paper_value=_PAPER_ENERGY,
+        check=Ratio(numerator="snn_fm", denominator=ann, metric="energy_per_correct_pJ",
+                    at_most=1 / 3.64, where=LOW),
+        source="paper", foils=foils,
+        foil_note="The SNN's own network with the spikes removed (every synapse a MAC) must not "
+                  "show the spike-driven reduction; nor must another MAC-based ANN baseline in "
+                  "the SNN's place.",
+        note="Issue 28: energy compared with the competent ANN baselines at matched accuracy, "
+             "defined before running as energy per correctly classified test sample, E / acc "
+             "per cell (a cheaper but less accurate model is charged in proportion; no extra "
+             "cells). Threshold from the words '3.64× reduction': geometric mean of "
+             "(E/acc)_SNN / (E/acc)_ANN <= 1/3.64 = 0.275 (the paper's figure is an average "
+             "over its datasets and baselines; ours is per baseline). The MLP and the GRU only, "
+             "the baselines issue 28 names: a third such claim (vs the 1-D CNN) would put 13 "
+             "claims in the Holm family, whose level 0.05/13 a Wilcoxon test on 8 quick units "
+             "(p >= 2^-8) could never reach for c1 and c2b.")
+
+
 BENCHMARK = Benchmark(
     slug="snn_mmwave",
     paper=Paper(
@@ -180,7 +213,7 @@ BENCHMARK = Benchmark(
                    "28), quick grid, low band, 8 seeds: the criterion's beta* (mean 0.56, cut-off "
                    "0.10 f_s) reaches 0.61 mean test accuracy, a fixed beta = 0.9 (cut-off 0.017 "
                    "f_s) 0.94 and beta = 0.7 0.81: here the matching criterion's beta loses to a "
-                   "fixed beta = 0.9."),
+                   "fixed beta = 0.9 (declared as c2b_criterion_beta_beats_beta_0p9)."),
         Claim(id="c3_energy_vs_ann_twin", where="abstract",
               text="the spiking network needs 3.64x less theoretical energy than its ANN "
                    "counterpart",
@@ -194,7 +227,12 @@ BENCHMARK = Benchmark(
                    "without spikes (all MACs). The paper's comparison is against its ANN "
                    "baselines; which architecture it used per dataset was not read. The twin is "
                    "not one of the ANN baselines: against the MLP the SNN needs 1.16x more energy "
-                   "(c3c_energy_below_mlp), against the GRU 12x less (c3b_energy_below_gru)."),
+                   "(c3c_energy_below_mlp), against the GRU 12x less (c3b_energy_below_gru). Nor "
+                   "is it at matched accuracy (the twin is the more accurate, 0.97 against 0.61 on "
+                   "the committed quick low band; per correct prediction the SNN needs 0.43x the "
+                   "twin's energy, not 1/3.64, issue 28's private quick run); the comparison with "
+                   "the ANN baselines at matched accuracy is c3d, c3e (energy per correct "
+                   "prediction)."),
         Claim(id="c3b_energy_below_gru", where="abstract",
               text="the matched SNN costs less theoretical energy than the GRU",
               paper_value=_PAPER_ENERGY,
@@ -207,7 +245,8 @@ BENCHMARK = Benchmark(
                    "competent GRU costs what the chance-level one did. Not at matched accuracy: "
                    "on the quick grid's low band the competent GRU is the more accurate (0.72 "
                    "against the SNN's 0.61, c1_beats_gru_low_snr), so the SNN is cheaper but not "
-                   "better; no accuracy-matched (narrower) GRU was run."),
+                   "better; no accuracy-matched (narrower) GRU was run. At matched accuracy "
+                   "(energy per correct prediction): c3e_energy_per_correct_below_gru."),
         Claim(id="c3c_energy_below_mlp", where="abstract",
               text="the matched SNN costs less theoretical energy than the time-flattened MLP",
               paper_value=_PAPER_ENERGY,
@@ -219,7 +258,27 @@ BENCHMARK = Benchmark(
                    "T*C*H first layer equals the SNN's encoding layer in MACs. Issue 28: the "
                    "competent MLP (0.73 low-band accuracy on the quick grid, against the SNN's "
                    "0.61) is both cheaper and more accurate, so matching accuracy (a narrower "
-                   "MLP, not run) could only lower its energy further."),
+                   "MLP, not run) could only lower its energy further. At matched accuracy "
+                   "(energy per correct prediction): c3d_energy_per_correct_below_mlp."),
+        _per_correct("d", "mlp", ("cnn1d", NO_SPIKE)),
+        _per_correct("e", "gru", ("cnn1d", NO_SPIKE)),
+        Claim(id="c2b_criterion_beta_beats_beta_0p9", where="abstract",
+              text="the membrane decay the frequency-matching criterion picks gives a more "
+                   "accurate SNN than the fixed decay beta = 0.9",
+              paper_value="\"we derive a principled criterion for configuring the membrane decay "
+                          "factor by matching the effective bandwidth of LIF dynamics to the "
+                          "data's discriminative spectral content\" (abstract)",
+              check=Better(method="snn_fm", baseline="snn_b0.9", metric="acc", where=LOW,
+                           margin=0.0),
+              source="paper", foils=("snn_b0.3", "snn_b0.98"), foil_note=_MISMATCH_FOILS,
+              note="Issue 28: the quick-grid form of c2 against one fixed decay. beta = 0.9 is "
+                   "the research note's worked example (cut-off 0.017 f_s) and the usual fixed "
+                   "value of snntorch's tutorials; a principled criterion that configures the "
+                   "decay should not lose to it. Margin 0: the abstract gives no number. The "
+                   "criterion here is our instantiation (methods/snn_mmwave.py deviation 1), so a "
+                   "failure speaks to it first. Declared after issue 28 reported 0.61 (criterion, "
+                   "mean beta* 0.56) against 0.94 (beta = 0.9) on the committed quick cells: post "
+                   "hoc."),
         _vanishes("cnn1d"), _vanishes("gru"),
         Claim(id="c5_criterion_cutoff_between_signal_and_noise", where="abstract",
               text="the criterion's cut-off lies above the discriminative band and below the noise",
@@ -258,7 +317,8 @@ BENCHMARK = Benchmark(
                      "with it",
                 check=Value(method="mlp", metric="acc", lo=1.0 / RadarSequences().n_classes,
                             stat="mean", where=LOW),
-                claims=("c1_beats_mlp_low_snr", "c3c_energy_below_mlp"),
+                claims=("c1_beats_mlp_low_snr", "c3c_energy_below_mlp",
+                        "c3d_energy_per_correct_below_mlp"),
                 note="Chance = 1 / n_classes = 1/5: the generator draws the five classes "
                      "uniformly (datasets/radar_sequences.py). A baseline at chance has learned "
                      "nothing, so beating it (or costing less than it) says nothing of the paper's "
@@ -269,6 +329,7 @@ BENCHMARK = Benchmark(
                 check=Value(method="gru", metric="acc", lo=1.0 / RadarSequences().n_classes,
                             stat="mean", where=LOW),
                 claims=("c1_beats_gru_low_snr", "c3b_energy_below_gru",
+                        "c3e_energy_per_correct_below_gru",
                         "c4_advantage_vanishes_high_band_vs_gru"),
                 note="As p_mlp_above_chance, for the GRU."),
         Premise(id="p_cnn1d_above_chance",
@@ -290,7 +351,7 @@ BENCHMARK = Benchmark(
         Headline(quote="we derive a principled criterion for configuring the membrane decay factor "
                        "by matching the effective bandwidth of LIF dynamics to the data's "
                        "discriminative spectral content",
-                 claims=("c2_accuracy_peaks_at_matched_beta",
+                 claims=("c2_accuracy_peaks_at_matched_beta", "c2b_criterion_beta_beats_beta_0p9",
                          "c5_criterion_cutoff_between_signal_and_noise")),
         Headline(quote="Experimental results across four widely used mmWave datasets validate the "
                        "proposed frequency-matching hypothesis",
@@ -300,7 +361,8 @@ BENCHMARK = Benchmark(
                          "c1_beats_gru_low_snr")),
         Headline(quote="a 3.64× reduction in theoretical energy consumption relative to ANN "
                        "baselines",
-                 claims=("c3_energy_vs_ann_twin", "c3b_energy_below_gru", "c3c_energy_below_mlp")),
+                 claims=("c3_energy_vs_ann_twin", "c3b_energy_below_gru", "c3c_energy_below_mlp",
+                         "c3d_energy_per_correct_below_mlp", "c3e_energy_per_correct_below_gru")),
     ),
     amendments=(
         Amendment(date="2026-12-06",
@@ -392,5 +454,40 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: the quick suite must fit 30 minutes on 2 cores; this cuts CPU without changing what any cell computes',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
+        Amendment(date="2026-12-06",
+                  claims=("c2b_criterion_beta_beats_beta_0p9", "c3d_energy_per_correct_below_mlp",
+                          "c3e_energy_per_correct_below_gru", "p_mlp_above_chance",
+                          "p_gru_above_chance"),
+                  what="claims added: c3d, c3e (the matched SNN's energy per correct prediction, "
+                       "new metric energy_per_correct_pJ = energy_pJ / acc, at most 1/3.64 of "
+                       "the MLP's, the GRU's; foils the no-spike twin and a MAC-based ANN); c2b "
+                       "(the criterion's beta more accurate than a fixed beta = 0.9, margin 0; "
+                       "foils beta 0.3, 0.98); p_mlp_above_chance and p_gru_above_chance gate "
+                       "c3d and c3e too; headlines map them; grid, cells, methods unchanged",
+                  why="issue 28: c3 compared energy with the SNN's own twin, not with the ANN "
+                      "baselines at matched accuracy ('matched' defined, before the run, as "
+                      "energy per correct prediction: no extra cells, the quick suite being over "
+                      "its CPU budget); the criterion's beta losing to beta = 0.9 (0.61 vs 0.94) "
+                      "was a note, now a declared check of the abstract's criterion. Both "
+                      "compare numbers (accuracy, energy of committed cells) already reported",
+                  results_seen=True),
+        Amendment(date="2026-12-06",
+                  claims=("c1_beats_cnn1d_low_snr", "c1_beats_gru_low_snr",
+                          "c1_beats_mlp_low_snr", "c2_accuracy_peaks_at_matched_beta",
+                          "c3_energy_vs_ann_twin", "c3b_energy_below_gru", "c3c_energy_below_mlp",
+                          "c4_advantage_vanishes_high_band_vs_cnn1d",
+                          "c4_advantage_vanishes_high_band_vs_gru",
+                          "c5_criterion_cutoff_between_signal_and_noise"),
+                  what="this module gained a metric (energy_per_correct_pJ, computed from each "
+                       "cell's energy_pJ and acc) that none of these claims reads, and the MLP "
+                       "and GRU premises gate two more claims (above); checks, thresholds, "
+                       "foils, methods, grids and seeds unchanged; notes of c3, c3b, c3c point "
+                       "to c3d, c3e",
+                  why="issue 28 (the amendment above); the benchmark module's hash is part of "
+                      "every claim's design",
+                  results_seen=True,
+                  rule="issue 28-30 review: a change these claims do not read (new configs, "
+                       "cells or branches); every non-timing metric of the committed quick cells "
+                       "unchanged (compared cell by cell with a fresh private run)"),
     ),
 )

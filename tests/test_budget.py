@@ -50,9 +50,9 @@ def test_readers_name_the_claims_that_read_a_method():
 
 
 def test_readers_skip_claims_judged_on_other_grids_only():
-    bench = registry.benchmark("ibal_marl")
+    bench = registry.benchmark("gcf_layer")
     full_only = {c.id for c in bench.claims if c.grids and "quick" not in c.grids}
-    assert full_only  # c1, c2 ... are judged on the full grid
+    assert full_only  # c7_beats_bundle_n2 ... are judged on the full grid
     assert not full_only & {cid for ids in budget.readers(bench).values() for cid in ids}
 
 

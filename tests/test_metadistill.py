@@ -9,7 +9,8 @@ import pytest
 from claimbench.baselines.cma_es import cma_trajectory
 from claimbench.baselines.differential_evolution import _three_others, de_trajectory
 from claimbench.baselines.learned_optimizer_original import (
-    N_PARAMS, flatten, init_params, les_backward, les_reset, les_step, run_les, unflatten)
+    N_PARAMS, flatten, init_params, les_backward, les_reset, les_step, run_les, run_les_batch,
+    unflatten)
 from claimbench.datasets.bbob_functions import (
     IMPLEMENTED, BBOBTask, bbob_function, lam, legacy_rotation, log10_gap, t_asy, t_osz)
 from claimbench.datasets.metabbo_transfer import TRAIN_FUNCTIONS, MetaBBOTransfer, sample_training_tasks
@@ -153,6 +154,22 @@ def test_les_backward_matches_finite_differences():
     v = flatten(p)
     numeric = np.array([(loss(v + 1e-6 * e) - loss(v - 1e-6 * e)) / 2e-6 for e in np.eye(N_PARAMS)])
     assert np.allclose(analytic, numeric, atol=1e-6 * max(1.0, np.abs(numeric).max()))
+
+
+@pytest.mark.parametrize("name", list(TRAIN_FUNCTIONS))
+def test_run_les_batch_is_run_les_in_turn_bit_for_bit(name):
+    # meta-training's lockstep rollouts must give exactly the sequential runs' best values and
+    # leave the generator where the sequential runs leave it (a known answer: run_les)
+    rng = np.random.default_rng(4)
+    f, dim, lo, hi = next(t for t in sample_training_tasks(5, rng) if t[0].name == name)
+    cands = [unflatten(np.clip(rng.uniform(-1.0, 1.0, N_PARAMS) * sc, -1.0, 1.0))
+             for sc in (0.1, 0.5, 1.0, 3.0, 10.0)]
+    r1, r2 = np.random.default_rng(5), np.random.default_rng(5)
+    seq = np.array([run_les(p, f, dim, lo, hi, 16, 16 * 21, r1)["best_f"] for p in cands])
+    lock = run_les_batch(cands, f, dim, lo, hi, 16, 16 * 21, r2)
+    assert np.array_equal(seq, lock)
+    assert len(set(seq.tolist())) > 1  # the candidates differ, so the rows are not one run copied
+    assert r1.random() == r2.random()
 
 
 @pytest.mark.parametrize("scale", [0.1, 3.0, 30.0])

@@ -205,3 +205,19 @@ def test_hand_written_gru_equals_torch_gru_bit_for_bit():
         (l1, x1, g1), (l2, x2, g2) = got
         assert torch.equal(l1, l2) and torch.equal(x1, x2)
         assert len(g1) == len(g2) == 6 and all(torch.equal(a, b) for a, b in zip(g1, g2))
+
+
+def test_energy_per_correct_prediction_metric():
+    from types import SimpleNamespace
+
+    from claimbench.benchmarks.snn_mmwave import METRICS
+
+    metric = {m.name: m for m in METRICS}["energy_per_correct_pJ"]
+    assert metric.higher_is_better is False
+    inst = SimpleNamespace(truth={"y_test": np.array([0, 1, 2, 3])})
+    # 3 of 4 correct: 300 pJ per sample over accuracy 0.75 = 400 pJ per correct prediction
+    out = {"pred": np.array([0, 1, 2, 0]), "energy_pJ": 300.0}
+    assert metric.fn(inst, out) == pytest.approx(400.0)
+    # all correct: the energy itself; none correct: undefined (not infinite)
+    assert metric.fn(inst, {"pred": np.array([0, 1, 2, 3]), "energy_pJ": 300.0}) == 300.0
+    assert metric.fn(inst, {"pred": np.array([1, 2, 3, 0]), "energy_pJ": 300.0}) is None
