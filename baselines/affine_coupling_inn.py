@@ -26,6 +26,9 @@ from claimbench.api import Method
 from claimbench.grid import derive_seed
 
 KERNEL_WIDTHS = (0.05, 0.2, 0.9)  # ours: inverse-multiquadric widths h^2 (several scales)
+# the fields that decide the trained weights (the checkpoint key; n_candidates does not)
+TRAINING_FIELDS = ("blocks", "width", "clamp", "train_steps", "batch_size", "lr", "w_y", "w_z",
+                   "w_x")
 
 
 @functools.cache
@@ -129,7 +132,10 @@ class AffineCouplingINN(Method):
     def run(self, data, seed):
         import torch
 
+        from claimbench.baselines import affine_coupling_inn as me
+        from claimbench.baselines import lm_training
         from claimbench.baselines.lm_training import TrainConfig, train
+        from claimbench.checkpoints import array_digest, cached_train
 
         x = np.asarray(data["x"], dtype=np.float32)
         y = np.asarray(data["y"], dtype=np.float64)
@@ -137,14 +143,17 @@ class AffineCouplingINN(Method):
         mu, sd = y.mean(0), y.std(0) + 1e-8
         xt = torch.as_tensor(x)  # (n, P)
         yt = torch.as_tensor(((y - mu) / sd).astype(np.float32))  # (n, K)
-        model = torch_classes()["INN"](P, self.blocks, self.width, self.clamp,
-                                       derive_seed("perm", seed))
-        torch_state = torch.random.get_rng_state()
-        torch.manual_seed(derive_seed("init", seed))
-        for m in model.modules():  # re-draw the non-zero initial weights from the local seed
-            if isinstance(m, torch.nn.Linear) and m.weight.abs().sum() > 0:
-                m.reset_parameters()
-        torch.random.set_rng_state(torch_state)
+
+        def build():
+            model = torch_classes()["INN"](P, self.blocks, self.width, self.clamp,
+                                           derive_seed("perm", seed))
+            torch_state = torch.random.get_rng_state()
+            torch.manual_seed(derive_seed("init", seed))
+            for m in model.modules():  # re-draw the non-zero initial weights from the local seed
+                if isinstance(m, torch.nn.Linear) and m.weight.abs().sum() > 0:
+                    m.reset_parameters()
+            torch.random.set_rng_state(torch_state)
+            return model
 
         def batch_fn(step, gen):
             idx = torch.randint(0, len(xt), (self.batch_size,), generator=gen)
@@ -160,12 +169,21 @@ class AffineCouplingINN(Method):
 
         cfg = TrainConfig(steps=self.train_steps, batch_size=self.batch_size, lr=self.lr,
                           weight_decay=0.0, warmup=min(50, self.train_steps // 10), log_every=50)
-        hist = train(model, batch_fn, cfg, derive_seed("train", seed), loss_fn=loss_fn)
+        # through the checkpoint cache (issue 27: CPU): a re-run of the cell (e.g. after an edit
+        # of the benchmark file) loads the trained weights instead of training again; build()
+        # runs on a hit as on a miss, so the global torch RNG advances alike
+        key = {"method": "inn", "config": {f: getattr(self, f) for f in TRAINING_FIELDS},
+               "seed": int(seed), "data": data["key"], "data_digest": array_digest(x, yt)}
+        model, hist, _ = cached_train(
+            key, build, lambda net: train(net, batch_fn, cfg, derive_seed("train", seed),
+                                          loss_fn=loss_fn),
+            sources=(me, lm_training))
+        model.eval()
         ys = (np.asarray(data["y_targets"]) - mu) / sd  # (n_t, K)
         nt, k = len(ys), self.n_candidates
         rng = np.random.default_rng(derive_seed("noise", seed))
         v = np.concatenate([np.repeat(ys, k, 0), rng.standard_normal((nt * k, P - K))], 1)
-        with torch.no_grad():
+        with torch.inference_mode():
             designs = model.inverse(torch.as_tensor(v.astype(np.float32))).numpy()
         return {"designs": designs.astype(np.float64).reshape(nt, k, P),
                 "train_loss": float(hist["loss"][-1])}

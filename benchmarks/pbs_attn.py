@@ -456,6 +456,26 @@ BENCHMARK = Benchmark(
                       "before these arms were run; the equal-tau results of c1 and c11 on the "
                       "new maps had been seen (PBS denser by 0.04, retaining 0.004 more mass)",
                   results_seen=False),
+        Amendment(date="2026-12-06",
+                  claims=("c1_sparser_than_meanpooling_synthetic", "c2_density_ratio_synthetic",
+                          "c3_sparser_than_meanpooling_lm", "c4_error_not_larger",
+                          "c5_density_falls_with_context", "c6_speedup_grows_with_context",
+                          "c7_speedup_at_longest_context", "c8_error_vs_xattention",
+                          "c9_accuracy_close_to_full", "c10_end_to_end_speedup_2_75x",
+                          "c11_no_quality_cost_synthetic", "c12_sparser_at_equal_mass_synthetic"),
+                  what="methods/pbs_attn.py permuted_block_mass (the equal-mass arms' tau "
+                       "calibration): each 512-query chunk reads only the permuted key rows up "
+                       "to the last one holding a key in the chunk's past (the later rows are "
+                       "causally masked for the whole chunk: probability exactly 0, nothing "
+                       "added); the same float32 probabilities and float64 block sums bit for "
+                       "bit (unit test against the full-width pass)",
+                  why="issue 27 item 5: quick grid CPU 178 -> about 164 CPU-s (the three "
+                      "match_mass arms at T = 8192: 18.4 -> 14.7 CPU-s a seed in a same-process "
+                      "A/B, 4096: 3.9 -> 3.4, 2048: 0.70 -> 0.66; the rest unchanged)",
+                  results_seen=True,
+                  rule="issue 27: faster code, same experiment; every non-timing metric of the "
+                       "committed quick cells unchanged (compared cell by cell with a fresh run: "
+                       "0 differences)"),
     ),
     cost_note=("Measured on the quick grid (198 cells, one process, 2-core machine shared by "
                "8 jobs; two runs): 138-178 CPU-s for the cells plus ~57 CPU-s to train the "

@@ -83,6 +83,22 @@ def _box_any(a: np.ndarray, w: int, h: int) -> np.ndarray:
     return out
 
 
+def _box_any_bool(a: np.ndarray, w: int, h: int) -> np.ndarray:
+    """``_box_any`` of a boolean array by OR-ing shifted slices (rows, then columns): the same
+    booleans with fewer array operations (w, h <= 3 here)."""
+    G = a.shape[-1]
+    nx, ny = G - w + 1, G - h + 1
+    out = np.ones(a.shape, bool)
+    r = a[..., 0:nx, :]
+    for dx in range(1, w):
+        r = r | a[..., dx:dx + nx, :]
+    c = r[..., 0:ny]
+    for dy in range(1, h):
+        c = c | r[..., dy:dy + ny]
+    out[..., :nx, :ny] = c
+    return out
+
+
 def hpwl(circ: dict, place: np.ndarray) -> float:
     """Half-perimeter wirelength over module centres of a full placement (n, 3) = (die, x, y)."""
     c = place[:, 1:3] + circ["sizes"] / 2.0  # (n, 2) centres
@@ -126,7 +142,14 @@ class FloorplanEnv:
         # numpy nets element by element cost more than the arithmetic)
         nets = [[int(k) for k in net] for net in circ["nets"]]
         self._nets_of = [[net for net in nets if i in net] for i in range(len(circ["sizes"]))]
-        self._keepout_free: dict = {}  # (w, h) -> anchors whose footprint misses the keep-outs
+        G = circ["grid"]
+        self._xs, self._ys = np.arange(G)[:, None], np.arange(G)[None, :]
+        self._ar = np.arange(G) + 0.0  # anchor coordinates as floats (exact)
+        self._wh = [(int(w), int(h)) for w, h in circ["sizes"]]
+        # (w, h) -> (in-bounds anchors, in-bounds anchors whose footprint misses the keep-outs,
+        # in-bounds anchors touching the canvas edge): fixed per circuit and module size, so
+        # built once per size (read-only; masks handed out are fresh arrays)
+        self._per_size: dict = {}
         self.reset()
 
     def reset(self) -> None:
@@ -134,6 +157,8 @@ class FloorplanEnv:
         self.place = np.full((n, 3), -1, int)
         self.occ = np.zeros((2, G, G), bool)  # (die, x, y)
         self.area = np.zeros(2, int)
+        self._placed = [False] * n  # plain lists for wire_delta (same values as place/sizes)
+        self._cen = [(0.0, 0.0)] * n  # centre (x + w / 2, y + h / 2) of each placed module
         self.t = 0
         for i, (d, x, y) in self.c["preplaced"].items():
             self._put(i, d, x, y)
@@ -151,27 +176,37 @@ class FloorplanEnv:
         self.place[i] = (d, x, y)
         self.occ[d, x:x + w, y:y + h] = True
         self.area[d] += w * h
+        self._placed[i] = True
+        self._cen[i] = (float(x + w / 2.0), float(y + h / 2.0))
+
+    def _sized(self, w: int, h: int) -> tuple:
+        """(in-bounds, keep-out-free & in-bounds, edge & in-bounds) anchors of a w x h module."""
+        key = (w, h)
+        if key not in self._per_size:
+            G = self.c["grid"]
+            inb = np.zeros((2, G, G), bool)
+            inb[:, :G - w + 1, :G - h + 1] = True
+            xs, ys = self._xs, self._ys
+            edge = (xs == 0) | (ys == 0) | (xs + w == G) | (ys + h == G)  # (G, G)
+            out = (inb, ~_box_any(self.c["keepout"], w, h) & inb, edge[None] & inb)
+            for a in out:
+                a.flags.writeable = False
+            self._per_size[key] = out
+        return self._per_size[key]
 
     def in_bounds(self) -> np.ndarray:
-        G = self.c["grid"]
-        w, h = self.c["sizes"][self.module]
-        m = np.zeros((2, G, G), bool)
-        m[:, :G - w + 1, :G - h + 1] = True
-        return m
+        w, h = self._wh[self.module]
+        return self._sized(w, h)[0].copy()
 
     def rule_masks(self) -> dict:
         """Legal-anchor matrix (2, G, G) of the current module under each rule."""
         G, i = self.c["grid"], self.module
-        w, h = self.c["sizes"][i]
-        inb = self.in_bounds()
-        xs, ys = np.arange(G)[:, None], np.arange(G)[None, :]
-        if (w, h) not in self._keepout_free:  # the keep-outs never change: once per size
-            self._keepout_free[w, h] = ~_box_any(self.c["keepout"], w, h)
-        m = {"overlap": ~_box_any(self.occ, w, h) & inb,
-             "keepout": self._keepout_free[w, h] & inb}
+        w, h = self._wh[i]
+        inb, keep_free, edge = self._sized(w, h)  # the keep-outs never change: once per size
+        xs, ys = self._xs, self._ys
+        m = {"overlap": ~_box_any_bool(self.occ, w, h) & inb, "keepout": keep_free.copy()}
         if i in self.c["boundary"]:
-            edge = (xs == 0) | (ys == 0) | (xs + w == G) | (ys + h == G)  # (G, G)
-            m["boundary"] = np.broadcast_to(edge, (2, G, G)) & inb
+            m["boundary"] = edge.copy()
         else:
             m["boundary"] = inb.copy()
         m["align"] = inb.copy()
@@ -190,7 +225,7 @@ class FloorplanEnv:
             m["align"][1 - dj] = ov
             m["align"] &= inb
         ok = self.area + w * h <= self.c["cap_area"]  # (2,)
-        m["util"] = inb & ok[:, None, None]
+        m["util"] = inb.copy() if ok.all() else inb & ok[:, None, None]
         return m
 
     def _align_room(self, i: int, j: int) -> np.ndarray:
@@ -202,7 +237,7 @@ class FloorplanEnv:
             if self.area[1 - d] + wj * hj > self.c["cap_area"]:
                 continue  # no room for j under the other die's utilisation cap
             blocked = self.occ[1 - d] | self.c["keepout"][1 - d]
-            free = ~_box_any(blocked, wj, hj)  # (G, G) legal anchors of j
+            free = ~_box_any_bool(blocked, int(wj), int(hj))  # (G, G) legal anchors of j
             # any free anchor in the window [x - wj + 1, x + w) x [y - hj + 1, y + h) (clipped),
             # by a summed-area table of integer counts (exact; was a double loop)
             s = np.zeros((G + 1, G + 1), int)
@@ -217,11 +252,10 @@ class FloorplanEnv:
     def wire_delta(self) -> np.ndarray:
         """HPWL increase (G, G) of putting the current module's centre at each anchor."""
         G, i = self.c["grid"], self.module
-        w, h = self.c["sizes"][i]
-        cx = np.arange(G)[:, None] + w / 2.0
-        cy = np.arange(G)[None, :] + h / 2.0
-        placed = (self.place[:, 0] >= 0).tolist()
-        cen = (self.place[:, 1:3] + self.c["sizes"] / 2.0).tolist()  # (n, 2) exact floats
+        w, h = self._wh[i]
+        cx = self._ar + w / 2.0  # (G,) centre x of each anchor
+        cy = self._ar + h / 2.0
+        placed, cen = self._placed, self._cen  # kept by _put: (x + w / 2, y + h / 2), exact
         box = []  # (x0, x1, y0, y1) of the placed modules of each net holding i
         for net in self._nets_of[i]:
             p = [k for k in net if placed[k] and k != i]
@@ -233,15 +267,21 @@ class FloorplanEnv:
         # All coordinates are multiples of 1/2 far below 2^52, so every sum here is exact and
         # the per-axis sums over nets equal the per-net (G, G) accumulation bit for bit.
         b = np.array(box)  # (k, 4)
-        xpart = (np.maximum(0, b[:, :1] - cx[:, 0]) + np.maximum(0, cx[:, 0] - b[:, 1:2])).sum(0)
-        ypart = (np.maximum(0, b[:, 2:3] - cy[0]) + np.maximum(0, cy[0] - b[:, 3:4])).sum(0)
+        xpart = (np.maximum(0, b[:, :1] - cx) + np.maximum(0, cx - b[:, 1:2])).sum(0)
+        ypart = (np.maximum(0, b[:, 2:3] - cy) + np.maximum(0, cy - b[:, 3:4])).sum(0)
         return xpart[:, None] + ypart[None, :]  # (G, G)
 
     def legal(self, masks: dict, rules=RULES) -> np.ndarray:
         """AND of the rule matrices; at a dead end (empty AND) the in-bounds anchors that break
         the fewest rules, so that one broken rule does not release all the others."""
+        both = masks[rules[0]].copy()
+        for r in rules[1:]:
+            both = both & masks[r]
+        if both.any():  # every rule matrix lies inside the canvas, so when some anchor keeps
+            return both  # every rule, the fewest broken (0) is exactly the AND
         stack = np.stack([masks[r] for r in rules])  # (R, 2, G, G)
-        broken = np.where(self.in_bounds(), (~stack).sum(0), len(rules) + 1)  # (2, G, G)
+        w, h = self._wh[self.module]
+        broken = np.where(self._sized(w, h)[0], (~stack).sum(0), len(rules) + 1)  # (2, G, G)
         return broken == broken.min()
 
     def step(self, d: int, x: int, y: int) -> None:

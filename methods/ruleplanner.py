@@ -88,6 +88,15 @@ def torch_classes():
     return {"RulePolicy": RulePolicy, "torch": torch}
 
 
+@lru_cache(maxsize=2)  # cells run seed by seed: the agents of one seed share the draws
+def _train_circuits(seed: int, n_modules: int, grid: int, batch: int, n_batches: int) -> tuple:
+    """The training circuits, ``n_batches`` batches of ``batch``, drawn in order from
+    default_rng(seed) (exactly the draws made batch by batch during training)."""
+    rng = np.random.default_rng(seed)
+    return tuple(tuple(sample_circuit(rng, n_modules, grid) for _ in range(batch))
+                 for _ in range(n_batches))
+
+
 @dataclass
 class RulePlanner(Method):
     name: ClassVar[str] = "ruleplanner"
@@ -106,12 +115,20 @@ class RulePlanner(Method):
     rule_state: bool = True  # the paper's use (1); False = masking without rule matrices in state
     mutant: str = ""
 
-    def _state(self, env: FloorplanEnv, masks: dict, wire: np.ndarray) -> np.ndarray:
-        """``wire``: env.wire_delta() / G at this step."""
+    def _state(self, env: FloorplanEnv, masks: dict, wire: np.ndarray,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """``wire``: env.wire_delta() / G at this step. Channels (2*8, G, G): occupancy,
+        keep-out, the 5 rule matrices (zeros without rule_state), the HPWL map on both dies;
+        written into ``out`` (zeros, float32) when given."""
         G = env.c["grid"]
-        rules = [masks[r] if self.rule_state else np.zeros((2, G, G), bool) for r in RULES]
-        chans = [env.occ, env.c["keepout"], *rules, np.broadcast_to(wire, (2, G, G))]
-        return np.concatenate([np.asarray(c, np.float32) for c in chans], 0)  # (2*8, G, G)
+        s = np.zeros((N_CHANNELS, G, G), np.float32) if out is None else out
+        s[0:2] = env.occ
+        s[2:4] = env.c["keepout"]
+        if self.rule_state:
+            for k, r in enumerate(RULES):
+                s[4 + 2 * k:6 + 2 * k] = masks[r]
+        s[-2:] = wire  # float64 -> float32, rounded as np.asarray(wire, np.float32)
+        return s
 
     def _action_mask(self, env: FloorplanEnv, masks: dict) -> np.ndarray:
         if not self.mask:
@@ -130,8 +147,10 @@ class RulePlanner(Method):
         while not envs[0].done:
             masks = [e.rule_masks() for e in envs]
             wds = [e.wire_delta() / G for e in envs]  # (G, G) each: state channel, reward term
-            s = T.from_numpy(np.stack([self._state(e, m, w)
-                                       for e, m, w in zip(envs, masks, wds)]))  # (B, C, G, G)
+            s_np = np.zeros((len(envs), N_CHANNELS, G, G), np.float32)
+            for e, m, w, out in zip(envs, masks, wds, s_np):
+                self._state(e, m, w, out)
+            s = T.from_numpy(s_np)  # (B, C, G, G)
             am = T.from_numpy(np.stack([self._action_mask(e, m).reshape(-1)
                                         for e, m in zip(envs, masks)]))  # (B, 2*G*G)
             with T.no_grad():
@@ -167,14 +186,16 @@ class RulePlanner(Method):
     def _fit(self, net, data: dict, seed: int) -> dict:
         T = torch_classes()["torch"]
         gen = T.Generator().manual_seed(seed)
-        rng = np.random.default_rng(seed)
         rest = [p for n, p in net.named_parameters() if n != "wire_gain"]
         opt = T.optim.Adam([{"params": rest},  # the gain is one scalar: its own, larger step
                             {"params": [net.wire_gain], "lr": self.gain_lr}], lr=self.lr)
         curve = []
-        for _ in range(max(1, self.episodes // self.batch)):
-            circs = [sample_circuit(rng, data["n_modules"], data["grid"])
-                     for _ in range(self.batch)]
+        n_batches = max(1, self.episodes // self.batch)
+        # the training circuits depend on (seed, sizes, batch, episodes) only, not on the
+        # agent: drawn once and shared by the agents of a seed (the same draws from
+        # default_rng(seed), which nothing else reads)
+        batches = _train_circuits(seed, data["n_modules"], data["grid"], self.batch, n_batches)
+        for circs in batches:
             ro = self._rollout(net, circs, gen, greedy=False)
             adv, ret = self._gae(ro["r"], ro["v"])  # (T, B) each
             adv = (adv - adv.mean()) / (adv.std() + 1e-8)
@@ -214,8 +235,9 @@ class RulePlanner(Method):
                                     sources=(sys.modules[__name__], floorplan_rules))
         curve = hist["return"]
         gen = T.Generator().manual_seed(seed)
-        out = {k: self._rollout(net, data[k], gen, greedy=True)["place"] if data[k] else []
-               for k in ("eval", "transfer")}
+        with T.inference_mode():  # evaluation: no autograd state at all
+            out = {k: self._rollout(net, data[k], gen, greedy=True)["place"] if data[k] else []
+                   for k in ("eval", "transfer")}
         out["train_return"] = float(np.mean(curve[-5:]))
         out["traces"] = {"return": {"x": list(range(len(curve))), "y": curve}}
         return out

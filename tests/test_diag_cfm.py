@@ -195,3 +195,26 @@ def test_rte_over_chance_known_cases():
     assert _rte_over_chance(inst, {"designs": rand}) == pytest.approx(1.0)  # chance itself
     exact = inst.truth["x_test"][:, None, :]
     assert _rte_over_chance(inst, {"designs": exact}) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_inn_checkpoint_hit_equals_training(tmp_path, monkeypatch):
+    """issue 27: the INN trains through the checkpoint cache; a hit (loaded weights, history from
+    the sidecar) gives the same designs and loss bit for bit as the training run, a changed
+    training field trains afresh, and the global torch RNG advances alike on a hit."""
+    monkeypatch.setenv("CLAIMBENCH_CHECKPOINTS", str(tmp_path))
+    inst = AnalyticInverse(P=5, n_train=256, n_test=8, n_ood=8).make(0)
+    m = AffineCouplingINN(train_steps=10, width=16)
+    torch.manual_seed(0)
+    first = m.run(inst.data, 0)
+    after_miss = torch.rand(3)
+    assert len(list(tmp_path.glob("*.safetensors"))) == 1
+    torch.manual_seed(0)
+    again = m.run(inst.data, 0)
+    after_hit = torch.rand(3)
+    assert len(list(tmp_path.glob("*.safetensors"))) == 1  # loaded, not trained again
+    np.testing.assert_array_equal(first["designs"], again["designs"])
+    assert first["train_loss"] == again["train_loss"]
+    assert torch.equal(after_miss, after_hit)
+    other = AffineCouplingINN(train_steps=11, width=16).run(inst.data, 0)
+    assert len(list(tmp_path.glob("*.safetensors"))) == 2
+    assert not np.array_equal(other["designs"], first["designs"])

@@ -216,3 +216,24 @@ def test_match_mass_reaches_the_target_with_the_smallest_tau(mutant):
     below = dict(out, block_mask=m.select(q, kp, idx, max(lower - 1 / 4096, 0.0)).numpy())
     if not (below["block_mask"] == out["block_mask"]).all():
         assert measure(data["q"], data["k"], data["v"], below, block_size=64)["retained_mass"] < target
+
+
+@pytest.mark.parametrize("mutant", ["", "no_permutation", "random_permutation"])
+def test_permuted_block_mass_causal_trim_is_bit_identical(mutant):
+    """The chunks' causal trim (issue 27 item 5) changes no bit of the mass: compared with the
+    full-width pass (every permuted row for every chunk), on a context that is not a multiple
+    of the chunk, and it still leaves the masked blocks of each row at zero."""
+    from claimbench.methods.pbs_attn import permuted_block_mass
+    T, b = 1088, 64
+    data = _data(T=T)
+    q, k = torch.as_tensor(data["q"]), torch.as_tensor(data["k"])
+    m = PBSAttention(block_size=b, segment_size=256, mutant=mutant)
+    idx = m.permutation(q, k, seed=3)
+    kp = k[torch.arange(2)[:, None], idx]
+    got = permuted_block_mass(q, kp, idx, b, chunk=256)
+    want = torch.zeros_like(got)
+    for a in range(0, T, 256):  # the full-width pass
+        p = bsa.attention_probs(q[:, a:a + 256], kp, torch.arange(T)[a:a + 256], idx, True).double()
+        want[:, a:a + p.shape[1]].index_add_(2, torch.arange(T) // b, p)
+    assert torch.equal(got, want)
+    assert float(got[:, :256, 256 // b:].abs().sum()) == 0.0  # first segment sees no later block

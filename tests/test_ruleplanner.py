@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 
 from claimbench.baselines.legal_placement import LegalPlacement, place_all
-from claimbench.datasets.floorplan_rules import (FloorplanEnv, RuleFloorplan, _box_any, hpwl,
-                                                 order, sample_circuit, violations)
+from claimbench.datasets.floorplan_rules import (FloorplanEnv, RuleFloorplan, _box_any,
+                                                 _box_any_bool, hpwl, order, sample_circuit,
+                                                 violations)
 from claimbench.methods.ruleplanner import N_CHANNELS, RulePlanner, torch_classes
 
 
@@ -23,6 +24,8 @@ def test_box_any_matches_brute_force():
         for d, x, y in np.ndindex(2, 6, 6):
             ref = True if x + w > 6 or y + h > 6 else a[d, x:x + w, y:y + h].any()
             assert b[d, x, y] == ref
+        assert np.array_equal(_box_any_bool(a, w, h), b)  # the fast path used by rule_masks
+        assert np.array_equal(_box_any_bool(a[0], w, h), b[0])  # (G, G) too
 
 
 def test_hpwl_and_violations_by_hand():
@@ -178,3 +181,54 @@ def test_rollout_shapes_and_cached_training(tmp_path, monkeypatch):
     b = rp.run(inst.data, 3)  # loaded from the cache: same weights, same placements
     assert len(a["traces"]["return"]["y"]) == 2 and a["train_return"] == b["train_return"]
     assert all((p == q).all() for p, q in zip(a["eval"] + a["transfer"], b["eval"] + b["transfer"]))
+
+
+def test_state_and_shared_training_circuits_equal_the_plain_construction():
+    # the speed-ups (issue 27) must compute the same numbers: the state written channel by
+    # channel equals the float32 concatenation it replaced, for both rule_state settings, and
+    # the training circuits drawn once per seed equal the batch-by-batch draws
+    from claimbench.datasets.floorplan_rules import RULES
+    from claimbench.methods.ruleplanner import _train_circuits
+
+    rng = np.random.default_rng(11)
+    for rule_state in (True, False):
+        rp = RulePlanner(rule_state=rule_state)
+        c = sample_circuit(rng, 8, 8)
+        env = FloorplanEnv(c)
+        while not env.done:
+            masks, wire = env.rule_masks(), env.wire_delta() / 8
+            rules = [masks[r] if rule_state else np.zeros((2, 8, 8), bool) for r in RULES]
+            chans = [env.occ, c["keepout"], *rules, np.broadcast_to(wire, (2, 8, 8))]
+            ref = np.concatenate([np.asarray(ch, np.float32) for ch in chans], 0)
+            assert rp._state(env, masks, wire).tobytes() == ref.tobytes()
+            legal = np.argwhere(env.legal(masks))
+            env.step(*(int(v) for v in legal[rng.integers(len(legal))]))
+    got = _train_circuits(4, 8, 8, 3, 2)
+    r = np.random.default_rng(4)
+    for batch in got:
+        for circ in batch:
+            ref = sample_circuit(r, 8, 8)
+            assert (circ["sizes"] == ref["sizes"]).all() and (circ["keepout"] == ref["keepout"]).all()
+            assert [n.tolist() for n in circ["nets"]] == [n.tolist() for n in ref["nets"]]
+
+
+def test_legal_equals_fewest_broken_rules():
+    # legal() returns the AND directly when it is non-empty; it must equal the fewest-broken
+    # count over in-bounds anchors everywhere, dead ends (empty AND) included
+    from claimbench.datasets.floorplan_rules import RULES
+
+    rng = np.random.default_rng(13)
+    seen_dead_end = False
+    for _ in range(30):
+        env = FloorplanEnv(sample_circuit(rng, 12, 8))  # crowded: dead ends occur
+        while not env.done:
+            masks = env.rule_masks()
+            for rules in (RULES, RULES[:3] + RULES[4:]):
+                stack = np.stack([masks[r] for r in rules])
+                broken = np.where(env.in_bounds(), (~stack).sum(0), len(rules) + 1)
+                ref = broken == broken.min()
+                seen_dead_end |= broken.min() > 0
+                assert np.array_equal(env.legal(masks, rules), ref)
+            cand = np.argwhere(env.in_bounds())
+            env.step(*(int(v) for v in cand[rng.integers(len(cand))]))
+    assert seen_dead_end
