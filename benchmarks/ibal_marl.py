@@ -374,7 +374,9 @@ BENCHMARK = Benchmark(
         "Over its former share since 2026-12-06 round 4: 94 CPU-s measured on 2 shared, busy "
         "cores (34 before, on idle cores) for 7 tabular trainings (6 VDN variants and ERNIE) "
         "x 10 seeds on the 5x5 foraging task; vdn_mi_max reuses vdn's cached Q tables. The ten "
-        "seeds are what the rank claims c1-c2 need to be decidable on quick (five gave a floor "
-        "above any Holm level); ERNIE adds one training per seed."),
+        "seeds are what the rank claims (c1_ibal_top_under_ib_attack to "
+        "c2_ibal_top_agent_missing) need to be decidable on quick (five gave a floor above any "
+        "Holm level); ERNIE adds one training per seed, and premise p3_ernie_coordinates reads it. "
+        "The committed run (2026-12-06) stored 70 CPU-s."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

@@ -367,7 +367,8 @@ BENCHMARK = Benchmark(
                "are the fewest that can decide any claim (exact one-sided p >= 2^-n must pass the "
                "worst-case Holm level 0.01 of 5 claims); each run trains both learnable "
                "optimizers once (the original MetaBBO meta-training, 1,600 LES rollouts, is about "
-               "a fifth of the CPU since its rollouts run in lockstep), which every claim reads. "
+               "a fifth of the CPU since its rollouts run in lockstep), which every claim reads "
+               "(c1_beats_original_training to c4_ssft_refines, premise p1_baseline_not_saturated). "
                "Measured 1.24 CPU-min (74 CPU-s; 3 runs before the speed-up: 0.99 CPU-min)."),
     fidelity_note="The paper's pipeline at reduced scale: LES with population 32 (200), training in "
                   "d = 5 (10) for 50 generations (100), 2 teachers (7), 16 distillation epochs (128), "
