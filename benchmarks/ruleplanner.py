@@ -321,6 +321,11 @@ BENCHMARK = Benchmark(
                   rule="issue 27: faster code, same experiment; every non-timing metric of the "
                        "committed quick cells unchanged (compared cell by cell with a fresh run: "
                        "0 differences)"),
+        Amendment(date="2026-12-06", claims=('c1_violation_free', 'c2_far_above_penalty_only', 'c3_hpwl_at_most_greedy', 'c4_transfer_unseen', 'c5_transfer_violation_free', 'c6_rule_matrices', 'c7_constraint_reward', 'c8_extensible_rules'),
+                  what='datasets/floorplan_rules.py keeps one box test: the summed-area-table version of _box_any is removed and the OR-of-shifted-slices version (added by the speed-up) takes its name for every caller, the keep-out anchors included (exact booleans either way)',
+                  why='review of the issue 27 speed-up: two implementations of the same test were left side by side; quick grid re-run: 272 values, 0 differences',
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
     headlines=HEADLINES,
     premises=PREMISES,

@@ -64,28 +64,10 @@ def order(circ: dict) -> list[int]:
     return seq
 
 
-def _sat(a: np.ndarray) -> np.ndarray:
-    """Summed-area table with a zero border: (..., G+1, G+1)."""
-    s = np.zeros(a.shape[:-2] + (a.shape[-2] + 1, a.shape[-1] + 1))
-    s[..., 1:, 1:] = a.cumsum(-2).cumsum(-1)
-    return s
-
-
 def _box_any(a: np.ndarray, w: int, h: int) -> np.ndarray:
-    """For every anchor (x, y), whether a[..., x:x+w, y:y+h] has any True; out-of-canvas = True."""
-    G = a.shape[-1]
-    out = np.ones(a.shape, bool)
-    s = _sat(a.astype(float))
-    nx, ny = G - w + 1, G - h + 1
-    tot = (s[..., w:w + nx, h:h + ny] - s[..., :nx, h:h + ny] - s[..., w:w + nx, :ny]
-           + s[..., :nx, :ny])
-    out[..., :nx, :ny] = tot > 0.5
-    return out
-
-
-def _box_any_bool(a: np.ndarray, w: int, h: int) -> np.ndarray:
-    """``_box_any`` of a boolean array by OR-ing shifted slices (rows, then columns): the same
-    booleans with fewer array operations (w, h <= 3 here)."""
+    """For every anchor (x, y) of a boolean array, whether a[..., x:x+w, y:y+h] has any True;
+    out-of-canvas = True. OR-ed shifted slices (rows, then columns): few array operations for
+    the small modules here (w, h <= 3)."""
     G = a.shape[-1]
     nx, ny = G - w + 1, G - h + 1
     out = np.ones(a.shape, bool)
@@ -204,7 +186,7 @@ class FloorplanEnv:
         w, h = self._wh[i]
         inb, keep_free, edge = self._sized(w, h)  # the keep-outs never change: once per size
         xs, ys = self._xs, self._ys
-        m = {"overlap": ~_box_any_bool(self.occ, w, h) & inb, "keepout": keep_free.copy()}
+        m = {"overlap": ~_box_any(self.occ, w, h) & inb, "keepout": keep_free.copy()}
         if i in self.c["boundary"]:
             m["boundary"] = edge.copy()
         else:
@@ -237,7 +219,7 @@ class FloorplanEnv:
             if self.area[1 - d] + wj * hj > self.c["cap_area"]:
                 continue  # no room for j under the other die's utilisation cap
             blocked = self.occ[1 - d] | self.c["keepout"][1 - d]
-            free = ~_box_any_bool(blocked, int(wj), int(hj))  # (G, G) legal anchors of j
+            free = ~_box_any(blocked, int(wj), int(hj))  # (G, G) legal anchors of j
             # any free anchor in the window [x - wj + 1, x + w) x [y - hj + 1, y + h) (clipped),
             # by a summed-area table of integer counts (exact; was a double loop)
             s = np.zeros((G + 1, G + 1), int)
