@@ -64,8 +64,12 @@ def attention_probs(q, k, q_pos, k_pos, causal: bool = True, scale: float | None
     scores = (q @ k.transpose(-1, -2)) * s  # (H, Tq, Tk)
     if causal:
         qp, kp = _per_head(q_pos, H), _per_head(k_pos, H)
-        scores = scores.masked_fill(kp[:, None, :] > qp[:, :, None], float("-inf"))
-    return torch.nan_to_num(torch.softmax(scores, dim=-1), nan=0.0)
+        scores.masked_fill_(kp[:, None, :] > qp[:, :, None], float("-inf"))
+    # in place: at long contexts these (H, Tq, Tk) tensors are large, and allocating them again
+    # costs more than the arithmetic
+    p = torch.softmax(scores, dim=-1)  # (H, Tq, Tk)
+    # autograd keeps softmax's output for the backward pass: never overwrite it then
+    return torch.nan_to_num(p, nan=0.0) if p.requires_grad else p.nan_to_num_(nan=0.0)
 
 
 def n_blocks(t: int, b: int) -> int:

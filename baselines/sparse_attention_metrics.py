@@ -120,7 +120,8 @@ def _reference(q, k, v, q_pos, k_pos, causal: bool, bs: tuple, chunk: int):
     for a in range(0, Tq, chunk):
         p = bsa.attention_probs(q[:, a:a + chunk], k, qp[:, a:a + chunk], kp, causal, s)  # (H, c, Tk)
         outs.append(p @ v)  # (H, c, dv)
-        mass.append(torch.nn.functional.pad(p, (0, nk * bk - Tk)).view(H, p.shape[1], nk, bk).sum(-1))  # (H, c, nk)
+        padded = p if nk * bk == Tk else torch.nn.functional.pad(p, (0, nk * bk - Tk))  # (H, c, nk * bk)
+        mass.append(padded.view(H, p.shape[1], nk, bk).sum(-1))  # (H, c, nk)
     _REFERENCES[key] = (torch.cat(outs, dim=1), torch.cat(mass, dim=1))
     while len(_REFERENCES) > 2:
         _REFERENCES.popitem(last=False)
@@ -146,12 +147,17 @@ def _retained_mass(q, k, mask, bs, inv_q, inv_k, q_pos, k_pos, causal, chunk) ->
     H, Tq, _ = q.shape
     hi = torch.arange(H)[:, None, None]
     col_block = (inv_k // bk)[:, None, :]  # (H, 1, Tk)
+    # keys in position order (the default positions): a causal chunk of queries sees only the
+    # keys up to its last position, and the rest of its probabilities are exact zeros
+    ordered = causal and k_pos.dim() == 1 and bool((k_pos == torch.arange(k.shape[1])).all())
     total = 0.0
     for a in range(0, Tq, chunk):
-        p = bsa.attention_probs(q[:, a:a + chunk], k, q_pos[a:a + chunk], k_pos, causal)  # (H, c, Tk)
+        qp = q_pos[..., a:a + chunk]
+        end = min(k.shape[1], int(qp.max()) + 1) if ordered else k.shape[1]
+        p = bsa.attention_probs(q[:, a:a + chunk], k[:, :end], qp, k_pos[..., :end], causal)  # (H, c, end)
         row_block = (inv_q[:, a:a + chunk] // bq)[:, :, None]  # (H, c, 1)
-        covered = mask[hi, row_block, col_block]  # (H, c, Tk)
-        total += float((p * covered).sum())
+        covered = mask[hi, row_block, col_block[..., :end]]  # (H, c, end)
+        total += float(p.mul_(covered).sum())  # in place: p is this chunk's own
     return total / (H * Tq)
 
 
