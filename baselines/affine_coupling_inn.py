@@ -34,6 +34,7 @@ TRAINING_FIELDS = ("blocks", "width", "clamp", "train_steps", "batch_size", "lr"
 @functools.cache
 def torch_classes():
     import torch
+    import torch.nn.functional as F
     from torch import nn
 
     def subnet(d_in, d_out, width):
@@ -54,7 +55,11 @@ def torch_classes():
             self.f1 = subnet(dim - self.d1, self.d1, width)  # acts on u1 given u2
 
         def _st(self, net, u):
-            s, t = net(u).chunk(2, dim=-1)
+            # the subnet's layers as their functions (nn.Linear -> F.linear, nn.ReLU -> F.relu):
+            # the same ops and gradients without the module calls' overhead (issue 27: CPU)
+            h = F.relu(F.linear(u, net[0].weight, net[0].bias))  # (B, width)
+            h = F.relu(F.linear(h, net[2].weight, net[2].bias))  # (B, width)
+            s, t = F.linear(h, net[4].weight, net[4].bias).chunk(2, dim=-1)
             return self.clamp * torch.tanh(s / self.clamp), t
 
         def forward(self, u):

@@ -73,7 +73,7 @@ def aux_losses(model, h, targets: dict, weights: dict, shuffle: bool):
     import torch
     import torch.nn.functional as F
 
-    total = h.new_zeros(())
+    total = None
     for k in AUX_KINDS:
         w = weights.get(k, 0.0)
         if w <= 0:
@@ -83,12 +83,15 @@ def aux_losses(model, h, targets: dict, weights: dict, shuffle: bool):
             t = torch.roll(t, shifts=1, dims=0)  # another scene's target, same statistics
         pred = model[k](h)  # (B, C, s, s)
         if k == "seg":
-            total = total + w * F.cross_entropy(pred, t)
+            term = F.cross_entropy(pred, t)
         elif k == "depth":
-            total = total + w * F.mse_loss(pred[:, 0], t)
+            term = F.mse_loss(pred[:, 0], t)
         else:
-            total = total + w * F.mse_loss(pred, t)
-    return total
+            term = F.mse_loss(pred, t)
+        # 0 + x and 1.0 * x are exact (values and gradients): skip those graph nodes
+        term = term if w == 1.0 else w * term
+        total = term if total is None else total + term
+    return h.new_zeros(()) if total is None else total
 
 
 def cell_order_targets(tr: dict, kinds) -> dict:
@@ -144,27 +147,30 @@ def train_multitask(data: dict, seed: int, weights: dict, steps: int, lr: float,
         opt = torch.optim.Adam(params, lr=lr, foreach=True)  # same update as the per-tensor loop
         g = torch.Generator().manual_seed(torch_seed(seed) ^ 0x5EED)
         X = torch.as_tensor(tr["images"])  # (n, 3, s, s)
-        Q = torch.as_tensor(tr["questions"])  # (n, n_q, q_dim)
-        Y = torch.as_tensor(tr["answers"])  # (n, n_q)
+        Q = torch.as_tensor(tr["questions"]).flatten(0, 1)  # (n n_q, q_dim), row i n_q + j
+        Y = torch.as_tensor(tr["answers"]).flatten()  # (n n_q,)
         T = cell_order_targets(tr, active)  # kind -> (n, C, s, s) or (n, s, s), cell order
         heads = {k: cell_decoder(model[k]) for k in active}
         ce = torch.nn.CrossEntropyLoss()
         model.train()
         last = []
-        for _ in range(steps):
+        for step in range(steps):
             idx = torch.randint(0, n, (batch_size,), generator=g)  # (B,)
             qi = torch.randint(0, n_q, (batch_size,), generator=g)  # (B,) one question each
             h = model["encoder"](X.index_select(0, idx))  # (B, c, 8, 8); = X[idx], row copies
-            logits = model["qa"](h, Q[idx, qi])  # (B, n_answers)
-            loss_qa = ce(logits, Y[idx, qi])
+            row = idx * n_q + qi  # (B,) the rows of Q[idx, qi], Y[idx, qi] (one gather each)
+            logits = model["qa"](h, Q.index_select(0, row))  # (B, n_answers)
+            loss_qa = ce(logits, Y.index_select(0, row))
             tb = {k: v.index_select(0, idx) for k, v in T.items()}  # the batch's targets
-            loss = loss_qa + aux_losses(heads, h, tb, weights, shuffle_targets)
+            # without auxiliary kinds the sum would add an exact 0: train on loss_qa itself
+            loss = loss_qa + aux_losses(heads, h, tb, weights, shuffle_targets) if T else loss_qa
             opt.zero_grad()
             loss.backward()
             opt.step()
-            last.append(float(loss_qa.detach()))
+            if step >= steps - 20:  # only the last 20 losses are reported
+                last.append(float(loss_qa.detach()))
         out = predict(model, data["test"], active)
-        out["train_qa_loss"] = float(np.mean(last[-20:])) if last else float("nan")
+        out["train_qa_loss"] = float(np.mean(last)) if last else float("nan")
         out["cpu_s"] = time.process_time() - t0
         return out
     finally:
@@ -180,7 +186,7 @@ def predict(model, test: dict, active: list[str], batch: int = 250) -> dict:
     Q = torch.as_tensor(test["questions"])  # (m, n_q, q_dim)
     n_q = Q.shape[1]
     answers, dense = [], {k: [] for k in active}
-    with torch.no_grad():
+    with torch.inference_mode():  # no autograd bookkeeping (no_grad still tracks versions)
         for i in range(0, len(X), batch):
             h = model["encoder"](X[i:i + batch])  # (b, c, 8, 8)
             logits = model["qa"](h.repeat_interleave(n_q, dim=0), Q[i:i + batch].flatten(0, 1))

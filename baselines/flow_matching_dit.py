@@ -138,9 +138,10 @@ class FlowMatchingDiT(Method):
         x0 = torch.randn((len(labels), (8 // PATCH) ** 2, PATCH * PATCH), generator=gen)
         return labels, x0
 
-    def sample(self, model, labels, x0, null: int, on_step=None):
+    def sample(self, model, labels, x0, null: int, on_step=None, first=None):
         """Euler integration of the guided velocity from t = 0 to 1: (N, 64) float64 pixels.
-        ``on_step(i)`` runs before each step's network call (diagnostic schedules)."""
+        ``on_step(i)`` runs before each step's network call (diagnostic schedules); ``first``
+        (2N, 16, 4), if given, is step 0's network output (:meth:`first_velocity`)."""
         import torch
 
         from claimbench.datasets.digit_images import from_patches
@@ -153,8 +154,11 @@ class FlowMatchingDiT(Method):
             for i in range(self.sample_steps):
                 if on_step is not None:
                     on_step(i)
-                t = torch.full((2 * len(y),), i * h)  # (2N,)
-                v = self.velocity(model, torch.cat([x, x]), t, yy)  # (2N, 16, 4)
+                if i == 0 and first is not None:
+                    v = torch.as_tensor(first)  # (2N, 16, 4): the same network call, made once
+                else:
+                    t = torch.full((2 * len(y),), i * h)  # (2N,)
+                    v = self.velocity(model, torch.cat([x, x]), t, yy)  # (2N, 16, 4)
                 vc, vu = v[: len(y)], v[len(y):]
                 x = x + h * (vu + self.guidance * (vc - vu))
         return from_patches(x.numpy().astype(np.float64), PATCH)
@@ -176,10 +180,31 @@ class FlowMatchingDiT(Method):
         return cached_arrays(key, compute,
                              sources=(flow_matching_dit, tiny_transformer, digit_images, *sources))
 
+    def first_velocity(self, model, labels, x0, null: int) -> np.ndarray:
+        """Step 0's network output (2N, 16, 4) with the toolkit's attention: at t = 0 from x0 it
+        is the same for every guidance scale and step count, so the vanilla draws of a trained
+        model (guidance 1, 2 and the frontier's scales) share one call (cached)."""
+        import torch
+
+        key = self.sample_key(model, labels, x0, null, attention="toolkit", step=0)
+        del key["guidance"], key["sample_steps"]  # they do not enter step 0's network call
+
+        def compute():
+            y = torch.as_tensor(labels, dtype=torch.long)  # (N,)
+            yy = torch.cat([y, torch.full_like(y, null)])  # (2N,), as in :meth:`sample`
+            x = x0.clone()  # (N, 16, 4)
+            with torch.no_grad():
+                t = torch.full((2 * len(y),), 0 * (1.0 / self.sample_steps))  # (2N,): t = 0
+                return {"v": self.velocity(model, torch.cat([x, x]), t, yy).numpy()}
+
+        return self.cached_draw(key, compute)["v"]
+
     def vanilla_samples(self, model, labels, x0, null: int) -> np.ndarray:
-        """:meth:`sample` with the toolkit's attention, drawn once per key (cached)."""
+        """:meth:`sample` with the toolkit's attention, drawn once per key (cached); step 0's
+        network call comes from :meth:`first_velocity` (the same numbers)."""
         key = self.sample_key(model, labels, x0, null, attention="toolkit")
-        return self.cached_draw(key, lambda: {"samples": self.sample(model, labels, x0, null)})[
+        return self.cached_draw(key, lambda: {"samples": self.sample(
+            model, labels, x0, null, first=self.first_velocity(model, labels, x0, null))})[
             "samples"]
 
     def run(self, data, seed):

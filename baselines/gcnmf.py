@@ -87,6 +87,7 @@ def fit_gcnmf(data: dict, *, components: int, hidden: int, dropout: float, lr: f
     spmm = _symmetric_spmm(torch)
     miss = torch.as_tensor(np.isnan(x_np))  # (n, d)
     x = torch.as_tensor(np.nan_to_num(x_np), dtype=torch.float32)  # (n, d)
+    any_missing = bool(miss.any())
 
     def glorot(fan_in, fan_out, gain=1.0):
         bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
@@ -108,15 +109,21 @@ def fit_gcnmf(data: dict, *, components: int, hidden: int, dropout: float, lr: f
             keep = (torch.rand(m.shape, generator=gen) >= dropout).float() / (1 - dropout)
             m, v = m * keep, v * keep
         tm = m @ w1 + b1  # (K, n, h)
-        tv = v @ (w1 * w1)  # (K, n, h)
         kk, _, hh = tm.shape
         # one sparse product for all components: (K, n, h) -> (n, K h) and back
         mean = spmm(adj, tm.permute(1, 0, 2).reshape(n, kk * hh))
         mean = mean.reshape(n, kk, hh).permute(1, 0, 2)  # (K, n, h)
-        cov = spmm(adj2, tv.permute(1, 0, 2).reshape(n, kk * hh))
-        cov = cov.reshape(n, kk, hh).permute(1, 0, 2)  # (K, n, h)
+        if any_missing:
+            tv = v @ (w1 * w1)  # (K, n, h)
+            cov = spmm(adj2, tv.permute(1, 0, 2).reshape(n, kk * hh))
+            cov = cov.reshape(n, kk, hh).permute(1, 0, 2)  # (K, n, h)
+        else:  # V = 0: the products above are exact zeros and carry no gradient
+            cov = torch.zeros_like(mean)  # (K, n, h)
         e = expected_relu(mean, cov)  # (K, n, h)
-        log_n = (-0.5 * ((m - means[:, None, :]) ** 2 / var[:, None, :]).sum(2)
+        # Without dropout, m - mu_k is an exact 0 on missing cells and m = x (no gradient) on
+        # observed ones, so the path through m adds only zeros to mu's gradient: m is detached
+        m_ll = m if training and dropout > 0 else m.detach()  # (K, n, d)
+        log_n = (-0.5 * ((m_ll - means[:, None, :]) ** 2 / var[:, None, :]).sum(2)
                  - 0.5 * d * math.log(2 * math.pi) - 0.5 * logvars.sum())  # (K, n)
         gamma = torch.softmax(logp[:, None] + log_n, dim=0)  # (K, n)
         h = (e * gamma[:, :, None]).sum(0)  # (n, h)

@@ -104,6 +104,37 @@ def train_model(hp, data: dict, seed: int, cot: bool):
     return model, hist
 
 
+ROWS = 4  # ours: torch's batched matmul rounds 1-3 query rows differently from the full
+# forward (another kernel); from 4 rows on the numbers were the same (issue 27)
+
+
+def last_rows(model, E, r: int):
+    """``model(embeds=E)[:, -r:]`` (B, r, d) with the last block run at those r rows only: its
+    ops are row-wise or read all keys, so for r >= ROWS the numbers are the same (issue 27: the
+    other rows of the last block were computed and not read). Evaluation only; training keeps
+    the full forward (its backward would sum the weight gradients in another order)."""
+    import torch
+
+    cfg, T = model.cfg, E.shape[1]
+    blk = model.blocks[-1]
+    att = blk.mixer
+    if cfg.positions != "none" or not cfg.causal or type(att).__name__ != "SoftmaxAttention":
+        return model(embeds=E)[:, -r:]
+    positions = torch.arange(T)
+    x = model.embed(None, E, positions)  # (B, T, D)
+    for b in model.blocks[:-1]:
+        x = b(x, positions)
+    B, r = x.shape[0], min(r, T)
+    qkv = att.qkv(blk.norm1(x)).view(B, T, 3, att.h, att.dh)  # (B, T, 3, H, dh)
+    q, k, v = qkv.permute(2, 0, 3, 1, 4)  # (B, H, T, dh) each
+    mask = positions[None, :] <= positions[-r:, None]  # (r, T): no key after the query
+    s = att.scores(q[:, :, -r:], k).masked_fill(~mask, float("-inf"))  # (B, H, r, T)
+    y = torch.softmax(s, dim=-1) @ v  # (B, H, r, dh)
+    x = x[:, -r:] + att.out(y.transpose(1, 2).reshape(B, r, -1))  # (B, r, D)
+    x = x + blk.ffn(blk.norm2(x))
+    return model.head(model.norm(x))  # (B, r, d)
+
+
 def rollout(model, X: np.ndarray, y: np.ndarray, K: int) -> np.ndarray:
     """CoT inference: feed back the model's own iterates; (B, K + 1, d), w_0 = 0."""
     import torch
@@ -113,8 +144,8 @@ def rollout(model, X: np.ndarray, y: np.ndarray, K: int) -> np.ndarray:
     with torch.no_grad():
         for t in range(K):
             E = np.concatenate([example_tokens(X, y), weight_tokens(W[:, :t + 1])], axis=1)
-            out = model(embeds=torch.as_tensor(E, dtype=torch.float32))  # (B, n + t + 1, d)
-            W[:, t + 1] = out[:, -1].double().numpy()
+            out = last_rows(model, torch.as_tensor(E, dtype=torch.float32), ROWS)[:, -1]  # (B, d)
+            W[:, t + 1] = out.double().numpy()
     return W
 
 
@@ -127,7 +158,8 @@ def direct(model, X: np.ndarray, y: np.ndarray, K: int) -> np.ndarray:
     with torch.no_grad():
         for k in range(1, K + 1):
             E = np.concatenate([example_tokens(X, y), query_tokens(np.full(B, k), K, d)], axis=1)
-            W[:, k] = model(embeds=torch.as_tensor(E, dtype=torch.float32))[:, -1].double().numpy()
+            E = torch.as_tensor(E, dtype=torch.float32)  # (B, n + 1, 2d + 5)
+            W[:, k] = last_rows(model, E, ROWS)[:, -1].double().numpy()
     return W
 
 

@@ -106,7 +106,15 @@ def linear_cka(X: np.ndarray, Y: np.ndarray) -> float:
 
 
 def mean_pairwise_cka(outs: list[np.ndarray]) -> float:
-    vals = [linear_cka(outs[i], outs[j]) for i in range(len(outs)) for j in range(i + 1, len(outs))]
+    """Mean of linear_cka(outs[i], outs[j]) over i < j, each output centred and its Gram norm
+    taken once (the same arithmetic as the per-pair calls, bit for bit; issue 27)."""
+    cs = [X - X.mean(0) for X in outs]
+    gram = [np.linalg.norm(c.T @ c) for c in cs]
+    vals = []
+    for i in range(len(cs)):
+        for j in range(i + 1, len(cs)):
+            den = gram[i] * gram[j]
+            vals.append(float(np.linalg.norm(cs[j].T @ cs[i]) ** 2 / den) if den > 0 else 0.0)
     return float(np.mean(vals))
 
 

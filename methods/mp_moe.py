@@ -70,41 +70,45 @@ MUTANTS = ("", "identity_sigma")
 
 
 def mahalanobis_greedy(probs, sigma, k: int, eps: float = 1e-12):
-    """(2): bool mask (N, E), k True per row, greedily maximising p_S^T Sigma_SS^-1 p_S."""
+    """(2): bool mask (N, E), k True per row, greedily maximising p_S^T Sigma_SS^-1 p_S.
+
+    Issue 27 (CPU; the same choices bit for bit, tests/test_mp_moe.py): the last pick's update
+    of R and z, which nothing reads, is skipped; with one expert chosen (t = 1) alpha = R Sigma_S,j
+    is one product per entry, computed without the batched matmul (which rounds it the same); the
+    chosen experts are masked and the mask built by scatter."""
     import torch
 
     N, E = probs.shape
     dtype = probs.dtype
     sigma = sigma.to(dtype)
     diag = sigma.diagonal().clamp_min(eps)  # (E,)
-    sel = torch.zeros(N, E, dtype=torch.bool)
     idx = torch.zeros(N, k, dtype=torch.long)
     R = torch.zeros(N, k, k, dtype=dtype)  # inverse Cholesky factor of Sigma_SS, per token
     z = torch.zeros(N, k, dtype=dtype)  # R p_S
     rows = torch.arange(N)
     j = (probs.pow(2) / diag).argmax(1)  # (N,)
     idx[:, 0] = j
-    sel[rows, j] = True
     R[:, 0, 0] = diag[j].rsqrt()
     z[:, 0] = R[:, 0, 0] * probs[rows, j]
     z2 = z[:, 0].pow(2)  # (N,) ||z||^2
     for t in range(1, k):
         beta = sigma[idx[:, :t]]  # (N, t, E): Sigma_{S, j} for every candidate j
         Rt = R[:, :t, :t]  # (N, t, t)
-        alpha = Rt @ beta  # (N, t, E)
+        alpha = Rt * beta if t == 1 else Rt @ beta  # (N, t, E)
         s = (diag - alpha.pow(2).sum(1)).clamp_min(eps)  # (N, E) Schur complements
         r = s.rsqrt()  # (N, E)
         delta = probs - (alpha * z[:, :t, None]).sum(1)  # (N, E) p_j - alpha_j^T z
-        score = (z2[:, None] + (r * delta).pow(2)).masked_fill(sel, float("-inf"))  # (N, E)
+        score = (z2[:, None] + (r * delta).pow(2)).scatter_(1, idx[:, :t], float("-inf"))  # (N, E)
         j = score.argmax(1)  # (N,)
         idx[:, t] = j
-        sel[rows, j] = True
+        if t == k - 1:
+            break
         a, rj = alpha[rows, :, j], r[rows, j]  # (N, t), (N,)
         z[:, t] = rj * delta[rows, j]
         z2 = z2 + z[:, t].pow(2)
         R[:, t, :t] = -rj[:, None] * (a[:, None, :] @ Rt)[:, 0]  # (N, t)
         R[:, t, t] = rj
-    return sel
+    return torch.zeros(N, E, dtype=torch.bool).scatter_(1, idx, True)  # (N, E)
 
 
 def mahalanobis_score(p, sigma, S) -> float:

@@ -130,3 +130,23 @@ def test_tiny_training_runs(tmp_path, monkeypatch):
         out = cls(train_steps=3, d_model=16, n_heads=2).run(inst.data, 0)
         assert out["pred"].shape == (3, 17, 4) and np.all(out["pred"][:, 0] == 0)
         assert np.all(np.isfinite(out["pred"]))
+
+
+def test_last_rows_equals_full_forward():
+    # evaluation runs the last block at the last ROWS tokens only; the numbers must be those of
+    # the full forward (issue 27), for every prompt length the rollout and direct passes use
+    torch = pytest.importorskip("torch")
+    from claimbench.baselines.tiny_transformer import TransformerConfig, build_model
+
+    cfg = TransformerConfig(vocab_size=0, d_model=16, n_layers=2, n_heads=2, d_ff=32,
+                            positions="none", out_dim=4, embed_dim=13)
+    model = build_model(cfg, 0).eval()
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(0.3 * torch.randn(p.shape, generator=g))  # away from the near-zero init
+        for T in (2, 17, 32):
+            E = torch.randn(8, T, 13, generator=g)
+            full = model(embeds=E)  # (8, T, 4)
+            for r in (wp.ROWS, T):
+                assert torch.equal(wp.last_rows(model, E, r), full[:, -min(r, T):])

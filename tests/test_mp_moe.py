@@ -7,8 +7,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from claimbench.baselines.sparse_moe import (TopKMoE, linear_cka, moe_classes,  # noqa: E402
-                                             switch_aux_loss, topk_mask, TopKSelector)
+from claimbench.baselines.sparse_moe import (TopKMoE, linear_cka, mean_pairwise_cka,  # noqa: E402
+                                             moe_classes, switch_aux_loss, topk_mask,
+                                             TopKSelector)
 from claimbench.baselines.tiny_transformer import TransformerConfig  # noqa: E402
 from claimbench.datasets.mixture_regression import MixtureRegression  # noqa: E402
 from claimbench.methods.mp_moe import (MahalanobisSelector, MPMoE, cooccurrence_sigma,  # noqa: E402
@@ -128,6 +129,60 @@ def test_linear_cka_invariances():
     Q, _ = np.linalg.qr(rng.standard_normal((10, 10)))
     assert linear_cka(X, 3.0 * X @ Q) == pytest.approx(1.0)
     assert linear_cka(X, rng.standard_normal((300, 10))) < 0.2
+
+
+def test_mean_pairwise_cka_is_the_mean_of_the_pairwise_calls_bit_for_bit():
+    rng = np.random.default_rng(3)
+    outs = [rng.standard_normal((97, 12)) * rng.random() for _ in range(6)]
+    outs[2] = np.zeros((97, 12))  # a silent expert: CKA 0 by convention
+    pairs = [linear_cka(outs[i], outs[j]) for i in range(6) for j in range(i + 1, 6)]
+    assert mean_pairwise_cka(outs) == float(np.mean(pairs))
+
+
+def _greedy_all_updates(probs, sigma, k, eps=1e-12):
+    """The greedy as first written (issue 27's reference): R and z updated after every pick,
+    alpha by batched matmul, the chosen set kept as a mask."""
+    N, E = probs.shape
+    sigma = sigma.to(probs.dtype)
+    diag = sigma.diagonal().clamp_min(eps)
+    sel = torch.zeros(N, E, dtype=torch.bool)
+    idx = torch.zeros(N, k, dtype=torch.long)
+    R, z = torch.zeros(N, k, k, dtype=probs.dtype), torch.zeros(N, k, dtype=probs.dtype)
+    rows = torch.arange(N)
+    j = (probs.pow(2) / diag).argmax(1)
+    idx[:, 0], sel[rows, j] = j, True
+    R[:, 0, 0] = diag[j].rsqrt()
+    z[:, 0] = R[:, 0, 0] * probs[rows, j]
+    z2 = z[:, 0].pow(2)
+    for t in range(1, k):
+        Rt = R[:, :t, :t]
+        alpha = Rt @ sigma[idx[:, :t]]
+        r = (diag - alpha.pow(2).sum(1)).clamp_min(eps).rsqrt()
+        delta = probs - (alpha * z[:, :t, None]).sum(1)
+        j = (z2[:, None] + (r * delta).pow(2)).masked_fill(sel, float("-inf")).argmax(1)
+        idx[:, t], sel[rows, j] = j, True
+        a, rj = alpha[rows, :, j], r[rows, j]
+        z[:, t] = rj * delta[rows, j]
+        z2 = z2 + z[:, t].pow(2)
+        R[:, t, :t] = -rj[:, None] * (a[:, None, :] @ Rt)[:, 0]
+        R[:, t, t] = rj
+    return sel
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_greedy_equals_the_all_updates_greedy_bit_for_bit(k):
+    """float32 as in training, a learned (singular-ish) Sigma, ties from rounded probabilities."""
+    g = torch.Generator().manual_seed(k)
+    for trial in range(6):
+        probs = torch.softmax(3.0 * torch.randn(500, 8, generator=g), -1)  # (N, E)
+        if trial % 2:
+            probs = probs.round(decimals=1)
+        sel = MahalanobisSelector(k, 8, warmup=0)
+        for _ in range(trial + 1):
+            sel.observe(_greedy_all_updates(probs, sel.sigma, k))
+        for sigma in (sel.sigma, torch.eye(8)):
+            assert torch.equal(mahalanobis_greedy(probs, sigma, k),
+                               _greedy_all_updates(probs, sigma, k))
 
 
 def test_dense_layer_equals_the_probability_weighted_sum_of_experts():

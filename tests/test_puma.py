@@ -26,6 +26,27 @@ def test_generated_solutions_and_puzzles_are_valid(n):
     assert sudoku.solved(puz, sol).all()
 
 
+@pytest.mark.parametrize("n", [4, 6, 9])
+def test_batched_solutions_equal_the_one_at_a_time_draws(n):
+    # issue 27: random_solutions batches its permutations (rng.permuted); the grids and the rng
+    # state after them must equal drawing each solution on its own with _grouped_perm
+    def loop(count, rng):
+        br, bc = sudoku.box_shape(n)
+        out = np.empty((count, n, n), dtype=np.int64)
+        for i in range(count):
+            g = sudoku.pattern_grid(n)[sudoku._grouped_perm(rng, n // br, br)]
+            g = g[:, sudoku._grouped_perm(rng, n // bc, bc)]  # (n, n)
+            if br == bc and rng.random() < 0.5:
+                g = g.T
+            out[i] = np.concatenate([[0], rng.permutation(n) + 1])[g]
+        return out
+
+    r1, r2 = np.random.default_rng(5), np.random.default_rng(5)
+    fast, slow = sudoku.random_solutions(n, 300, r1), loop(300, r2)
+    assert fast.dtype == slow.dtype and np.array_equal(fast, slow)
+    assert r1.random() == r2.random()  # same number of draws consumed
+
+
 def test_validity_check_rejects_broken_grids_and_ignored_clues():
     sol = sudoku.pattern_grid(4)[None]  # (1, 4, 4)
     swapped = sol.copy()

@@ -242,3 +242,12 @@ def test_inert_knob_is_vanilla_at_every_alpha_and_frontier_is_vanilla_draws(tmp_
     assert g["guidances"] == [1.0, 2.0]
     assert np.array_equal(g["samples"][1], base.sample(model, labels, x0, 10))  # w = 2
     assert not np.allclose(g["samples"][0], g["samples"][1])
+    # step 0's network call is shared by the guidance scales (one cache entry), same numbers
+    import dataclasses
+
+    v0 = base.first_velocity(model, labels, x0, 10)
+    n = len(list((tmp_path / "samples").glob("*.npz")))
+    w1 = dataclasses.replace(base, guidance=1.0)
+    assert np.array_equal(w1.first_velocity(model, labels, x0, 10), v0)
+    assert len(list((tmp_path / "samples").glob("*.npz"))) == n
+    assert np.array_equal(g["samples"][0], w1.sample(model, labels, x0, 10))  # w = 1
