@@ -102,6 +102,33 @@ def test_a_moved_verdict_is_recorded_as_fragile_until_the_design_changes(tmp_pat
     assert fragile_claims(dataclasses.replace(bench, grids=more_seeds), path) == {}
 
 
+def test_a_fragile_mark_outlives_faster_code_but_not_a_redesign(tmp_path):
+    """Amendments under the issue-27 faster-code rule keep every non-timing value, so they
+    cannot make a verdict robust: the mark stays; any other later amendment ends it."""
+    import dataclasses
+
+    from claimbench.api import Amendment
+    from claimbench.verify import FASTER_CODE_RULE, Drift, fragile_claims, record_fragile
+
+    bench = registry.benchmark(SLUG)
+    claim = bench.claims[0]
+    path = tmp_path / "fragile.json"
+    record_fragile([Drift(SLUG, 3, moved=[(claim.id, "reproduced", "inconclusive")])],
+                   {SLUG: bench}, path)
+    changed = {g: dataclasses.replace(bench.grids[g], seeds=bench.grids[g].seeds + 1)
+               for g in bench.grids}  # any design change: the hash no longer matches
+
+    def amended(rule: str, date: str = "9999-12-31"):
+        extra = Amendment(date=date, claims=(claim.id,), what="w", why="y", results_seen=True,
+                          rule=rule)
+        return dataclasses.replace(bench, grids=changed, amendments=bench.amendments + (extra,))
+
+    faster = fragile_claims(amended(FASTER_CODE_RULE + ", same experiment"), path)
+    assert "its code made faster since" in faster[claim.id]
+    assert fragile_claims(amended(""), path) == {}  # a redesign may have fixed it
+    assert fragile_claims(amended(FASTER_CODE_RULE, date="2000-01-01"), path) == {}
+
+
 def test_verify_from_a_store_compares_its_cells_without_running(committed, capsys, monkeypatch,
                                                                   tmp_path):
     """--from-store: a whole fresh run is the re-run; an altered fresh value is drift, the

@@ -210,10 +210,27 @@ def fragile_claims(bench, path: Path = FRAGILE) -> dict[str, str]:
     out = {}
     for c in bench.claims:
         rec = data.get(c.id)
-        if rec and rec.get("design") == design_hash(bench, c):
-            out[c.id] = (f"fragile: {rec['committed']} in the committed run, {rec['rerun']} on "
-                         f"a re-run ({rec['machine']}, {rec['date']})")
+        if not rec:
+            continue
+        note = (f"fragile: {rec['committed']} in the committed run, {rec['rerun']} on "
+                f"a re-run ({rec['machine']}, {rec['date']})")
+        if rec.get("design") == design_hash(bench, c):
+            out[c.id] = note
+        elif _only_faster_since(bench, c.id, rec.get("date", "")):
+            out[c.id] = note + "; its code made faster since, the same experiment"
     return out
+
+
+# The rule of amendments that change code but not the experiment (issue 27): every non-timing
+# value stays, so they cannot make a verdict robust, and a fragile mark outlives them.
+FASTER_CODE_RULE = "issue 27: faster code"
+
+
+def _only_faster_since(bench, claim_id: str, date: str) -> bool:
+    """Whether the claim's design changed since ``date`` only through faster-code amendments
+    dated after it (an amendment of the same day may precede the record: it ends the mark)."""
+    later = [a for a in bench.amendments if claim_id in a.claims and a.date > date]
+    return bool(later) and all(a.rule.startswith(FASTER_CODE_RULE) for a in later)
 
 
 def write_log(lines: list[str], args, path: Path = ROOT / "reports" / "verify.md") -> Path:
