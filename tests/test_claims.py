@@ -104,6 +104,16 @@ def test_value_mean(vals, expected):
     assert res.verdict == expected
 
 
+def test_a_value_with_no_spread_on_the_bound_is_outside_the_claimed_region():
+    # the claimed region is open ("mean > 0" is not met by exactly 0): a foil whose every unit
+    # sits exactly on the bound (a menu that never grows: slope 0) is refuted, not undecided
+    on_bound = rows_from({"mean": [0.0] * 5})
+    assert verdict(Value("mean", "abs_error", hi=0.0), on_bound).verdict == "not_reproduced"
+    assert verdict(Value("mean", "abs_error", lo=0.0), on_bound).verdict == "not_reproduced"
+    spread = rows_from({"mean": [-0.1, 0.1, 0.0, -0.05, 0.05]})
+    assert verdict(Value("mean", "abs_error", hi=0.0), spread).verdict == "inconclusive"
+
+
 def test_value_mean_t_interval_is_student():
     vals = [1.0, 1.2, 0.9, 1.1]
     res = verdict(Value("mean", "abs_error", lo=0.0), rows_from({"mean": vals}))

@@ -66,10 +66,13 @@ def _fmt_bounds(lo: float, hi: float, open_: bool = False) -> str:
 
 
 def _interval(ci: tuple[float, float], lo: float, hi: float) -> str:
-    """Verdict of a (two one-sided bounds) interval against the claimed region [lo, hi]."""
+    """Verdict of a (two one-sided bounds) interval against the claimed region, the open
+    interval (lo, hi): inside it, reproduced; inside its complement, not reproduced. A bound is
+    outside the region, so an interval that only touches it (a value with no spread that equals
+    the bound: a foil at exactly 0 against "> 0") is outside too."""
     if lo < ci[0] and ci[1] < hi:
         return "reproduced"
-    if ci[1] < lo or ci[0] > hi:
+    if ci[1] <= lo or ci[0] >= hi:
         return "not_reproduced"
     return "inconclusive"
 
