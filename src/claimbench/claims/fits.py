@@ -57,7 +57,7 @@ def judge_slope(c: Slope, ev: Evidence, method: str, alpha_floor: float) -> Test
 
     return _t_judge(slope, se, dof, c.lo, c.hi, int(x.size),
                     f"least-squares slope of {axes} ({x.size} units, t)",
-                    f"slope {_fmt_bounds(c.lo, c.hi)}", need=need)
+                    f"slope {_fmt_bounds(c.lo, c.hi, open_=True)}", need=need)
 
 
 

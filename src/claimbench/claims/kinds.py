@@ -21,7 +21,9 @@ def _stat_values(c, ev: Evidence, method: str) -> np.ndarray:
 def judge_value(c: Value, ev: Evidence, method: str, alpha_floor: float) -> Tested:
     x = _stat_values(c, ev, method)
     lo, hi = c.bounds()
-    threshold = f"{c.stat} {_fmt_bounds(lo, hi)}"
+    # mean and median are judged on an interval against the open region (lo, hi) (_interval);
+    # max and min count runs against the closed bound
+    threshold = f"{c.stat} {_fmt_bounds(lo, hi, open_=c.stat in ('mean', 'median'))}"
     if c.stat == "mean":
         return _t_test(x, lo, hi, f"mean of {c.metric}", threshold, alpha_floor=alpha_floor)
     if c.stat == "median":
@@ -117,9 +119,9 @@ def judge_ratio(c: Ratio, ev: Evidence, alpha_floor: float) -> Tested:
     lo = math.log(c.at_least) if c.at_least is not None else -math.inf
     hi = math.log(c.at_most) if c.at_most is not None else math.inf
     threshold = "ratio " + _fmt_bounds(math.exp(lo), math.exp(hi) if math.isfinite(hi)
-                                       else math.inf)
+                                       else math.inf, open_=True)
     if c.at_least is None:
-        threshold = f"ratio <= {c.at_most:.4g}" if c.at_most is not None else "any value"
+        threshold = f"ratio < {c.at_most:.4g}" if c.at_most is not None else "any value"
     return _t_test(logs, lo, hi, f"geometric mean of {c.numerator}/{c.denominator} on "
                    f"{c.metric}", threshold, transform=math.exp, alpha_floor=alpha_floor)
 

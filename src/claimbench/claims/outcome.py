@@ -62,7 +62,7 @@ def _fmt_bounds(lo: float, hi: float, open_: bool = False) -> str:
         return f"{lt} {hi:.4g}"
     if math.isinf(hi):
         return f"{gt} {lo:.4g}"
-    return f"in [{lo:.4g}, {hi:.4g}]"
+    return f"in ({lo:.4g}, {hi:.4g})" if open_ else f"in [{lo:.4g}, {hi:.4g}]"
 
 
 def _interval(ci: tuple[float, float], lo: float, hi: float) -> str:
