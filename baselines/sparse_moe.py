@@ -98,24 +98,23 @@ def z_loss(logits):
 
 def linear_cka(X: np.ndarray, Y: np.ndarray) -> float:
     """Linear CKA (Kornblith et al., 2019): ||Yc^T Xc||_F^2 / (||Xc^T Xc||_F ||Yc^T Yc||_F)."""
-    Xc = X - X.mean(0)
-    Yc = Y - Y.mean(0)
-    num = np.linalg.norm(Yc.T @ Xc) ** 2
-    den = np.linalg.norm(Xc.T @ Xc) * np.linalg.norm(Yc.T @ Yc)
-    return float(num / den) if den > 0 else 0.0
+    Xc, Yc = X - X.mean(0), Y - Y.mean(0)
+    return _cka_centred(Xc, Yc, np.linalg.norm(Xc.T @ Xc), np.linalg.norm(Yc.T @ Yc))
+
+
+def _cka_centred(Xc: np.ndarray, Yc: np.ndarray, gram_x: float, gram_y: float) -> float:
+    """:func:`linear_cka` of centred outputs whose Gram norms are at hand."""
+    den = gram_x * gram_y
+    return float(np.linalg.norm(Yc.T @ Xc) ** 2 / den) if den > 0 else 0.0
 
 
 def mean_pairwise_cka(outs: list[np.ndarray]) -> float:
     """Mean of linear_cka(outs[i], outs[j]) over i < j, each output centred and its Gram norm
-    taken once (the same arithmetic as the per-pair calls, bit for bit; issue 27)."""
+    taken once (issue 27: CPU; the same arithmetic as the per-pair calls)."""
     cs = [X - X.mean(0) for X in outs]
     gram = [np.linalg.norm(c.T @ c) for c in cs]
-    vals = []
-    for i in range(len(cs)):
-        for j in range(i + 1, len(cs)):
-            den = gram[i] * gram[j]
-            vals.append(float(np.linalg.norm(cs[j].T @ cs[i]) ** 2 / den) if den > 0 else 0.0)
-    return float(np.mean(vals))
+    return float(np.mean([_cka_centred(cs[i], cs[j], gram[i], gram[j])
+                          for i in range(len(cs)) for j in range(i + 1, len(cs))]))
 
 
 @functools.cache

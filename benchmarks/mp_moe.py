@@ -417,5 +417,10 @@ BENCHMARK = Benchmark(
                   rule="issue 27: faster code, same experiment; every non-timing metric of the "
                        "committed quick cells unchanged (compared cell by cell with a fresh run: "
                        "0 differences)"),
+        Amendment(date="2026-12-07", claims=('c10_no_inference_latency', 'c11_authors_arm_vs_topk', 'c12_selection_vs_renorm_control', 'c1_nll_vs_topk', 'c2_noaux_nll_vs_topk_noaux', 'c3_noaux_nll_vs_topk_aux', 'c4_expert_cka', 'c5_balance_without_aux', 'c6_step_overhead', 'c7_specialisation', 'c8_greedy_approximation', 'c9_cooccurrence_captures_correlation'),
+                  what='review: linear_cka and mean_pairwise_cka share one formula (_cka_centred, centred outputs and their Gram norms) instead of writing it twice; the same operations in the same order',
+                  why="review of the change (a formula written again); mp_moe's quick grid re-run from the clean commit and compared value by value with the committed cells",
+                  results_seen=True,
+                  rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged (compared cell by cell with a fresh run: 0 differences)'),
     ),
 )
