@@ -195,7 +195,8 @@ def record_fragile(drifts: list[Drift], benches: dict, path: Path = FRAGILE) -> 
             c = next(c for c in benches[d.slug].claims if c.id == claim)
             data.setdefault(d.slug, {})[claim] = {
                 "committed": before, "rerun": now, "machine": cpu_model(),
-                "date": time.strftime("%Y-%m-%d"), "design": design_hash(benches[d.slug], c)}
+                "date": time.strftime("%Y-%m-%d"), "design": design_hash(benches[d.slug], c),
+                "amendments": len(_naming(benches[d.slug], claim))}
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return path
 
@@ -216,7 +217,7 @@ def fragile_claims(bench, path: Path = FRAGILE) -> dict[str, str]:
                 f"a re-run ({rec['machine']}, {rec['date']})")
         if rec.get("design") == design_hash(bench, c):
             out[c.id] = note
-        elif _only_faster_since(bench, c.id, rec.get("date", "")):
+        elif _only_faster_since(bench, c.id, rec):
             out[c.id] = note + "; its code made faster since, the same experiment"
     return out
 
@@ -226,10 +227,19 @@ def fragile_claims(bench, path: Path = FRAGILE) -> dict[str, str]:
 FASTER_CODE_RULE = "issue 27: faster code"
 
 
-def _only_faster_since(bench, claim_id: str, date: str) -> bool:
-    """Whether the claim's design changed since ``date`` only through faster-code amendments
-    dated after it (an amendment of the same day may precede the record: it ends the mark)."""
-    later = [a for a in bench.amendments if claim_id in a.claims and a.date > date]
+def _naming(bench, claim_id: str) -> list:
+    return [a for a in bench.amendments if claim_id in a.claims]
+
+
+def _only_faster_since(bench, claim_id: str, rec: dict) -> bool:
+    """Whether the claim's design changed since the record only through faster-code
+    amendments: those after the first ``rec["amendments"]`` naming it (a record made before
+    counts were kept: those dated after its day; one of the same day may precede it)."""
+    named = _naming(bench, claim_id)
+    if "amendments" in rec:
+        later = named[rec["amendments"]:]
+    else:
+        later = [a for a in named if a.date > rec.get("date", "")]
     return bool(later) and all(a.rule.startswith(FASTER_CODE_RULE) for a in later)
 
 
