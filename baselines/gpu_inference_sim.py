@@ -13,7 +13,10 @@ Written here (no PyPI package simulates GPU inference scheduling); simpy is the 
 * Weights: an LRU cache of WEIGHT_CAP units holding (task, variant) weights; a miss transfers
   them over PCIe at PCIE_BW. ``eager`` loads the whole model before the job starts,
   ``on_demand`` streams it layer by layer while the earlier layers compute (the job stalls for
-  the first of N_LAYERS layers only).
+  the first of N_LAYERS layers only). ``preload`` loads everything up front: before serving,
+  the weights of every variant the policy can run (all full models, then width 0.75, then 0.5,
+  in task order; each one that still fits in WEIGHT_CAP) cross PCIe, every job admitted before
+  that transfer ends waits for it, and a later miss loads the whole model as ``eager`` does.
 * Jobs are dropped at their deadline (a miss; a late answer is useless to a real-time stream).
 
 A policy is ``Policy(concurrency, variant_rule, alloc, compact, loading)``; variant rules:
@@ -53,7 +56,7 @@ class Policy:
     variant_rule: str = "full"  # full | slack | early_exit
     alloc: str = "first_fit"  # first_fit | best_fit
     compact: bool = False
-    loading: str = "eager"  # eager | on_demand
+    loading: str = "eager"  # eager | on_demand | preload
 
 
 @dataclass
@@ -140,6 +143,19 @@ def capacity(k: int) -> float:
     return max(0.0, 1.0 - OVERHEAD * (k - 1))
 
 
+def preload(tasks: list, cache: dict, policy: Policy) -> float:
+    """Fill ``cache`` up front with every variant the policy can run that still fits (all full
+    models first, in task order, then the lighter widths); returns when the transfer ends (ms)."""
+    variants = range(len(WIDTHS)) if policy.variant_rule == "slack" else (0,)
+    used = 0.0
+    for v in variants:
+        for i, t in enumerate(tasks):
+            if used + t["weights"][v] <= WEIGHT_CAP + EPS:
+                cache[(i, v)] = 0.0
+                used += t["weights"][v]
+    return used / PCIE_BW
+
+
 def simulate(data: dict, policy: Policy) -> dict:
     import simpy
 
@@ -148,6 +164,7 @@ def simulate(data: dict, policy: Policy) -> dict:
     cache: dict = {}  # (task, variant) -> last use time (LRU)
     state = {"next": 0, "pending": [], "missed": 0, "acc": [], "frag": [], "blocked": 0,
              "stall": []}
+    served_from = preload(tasks, cache, policy) if policy.loading == "preload" else 0.0
 
     def weights_stall(j: Job, now: float) -> float:
         key = (j.task, j.variant)
@@ -163,7 +180,7 @@ def simulate(data: dict, policy: Policy) -> dict:
             del cache[min(victims, key=cache.get)]
         cache[key] = now
         full = size / PCIE_BW
-        return full if policy.loading == "eager" else full / N_LAYERS
+        return full if policy.loading != "on_demand" else full / N_LAYERS
 
     def choose_variant(j: Job, now: float) -> int:
         t = tasks[j.task]
@@ -174,8 +191,8 @@ def simulate(data: dict, policy: Policy) -> dict:
         k = min(policy.concurrency, len([p for p in state["pending"] if p.started]) + 1)
         for v in range(len(t["work"])):  # most accurate first
             u = U_FULL * WIDTHS[v]
-            stall = 0.0 if (j.task, v) in cache else (
-                t["weights"][v] / PCIE_BW / (1 if policy.loading == "eager" else N_LAYERS))
+            stall = max(0.0, served_from - now) + (0.0 if (j.task, v) in cache else (
+                t["weights"][v] / PCIE_BW / (N_LAYERS if policy.loading == "on_demand" else 1)))
             est = now + stall + max(t["work"][v] / u, (backlog + t["work"][v]) / capacity(k))
             if est <= j.deadline:
                 return v
@@ -203,7 +220,7 @@ def simulate(data: dict, policy: Policy) -> dict:
         t = tasks[j.task]
         j.work_left = t["exit_work"][-1] if policy.variant_rule == "early_exit" else t["work"][j.variant]
         j.started = True
-        w_stall = weights_stall(j, now)
+        w_stall = max(0.0, served_from - now) + weights_stall(j, now)
         state["stall"].append(w_stall)
         j.ready_at = now + stall + w_stall
         return True

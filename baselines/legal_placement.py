@@ -38,4 +38,7 @@ class LegalPlacement(Method):
 
     def run(self, data, seed):
         rng = np.random.default_rng(seed)
-        return {k: [place_all(c, self.rule, rng) for c in data[k]] for k in ("eval", "transfer")}
+        # "newrule" (circuits with an extra rule) last: the eval and transfer draws stay as
+        # they were
+        return {k: [place_all(c, self.rule, rng) for c in data.get(k, [])]
+                for k in ("eval", "transfer", "newrule")}

@@ -4,12 +4,14 @@ PBS-Attn sorts the keys of every 256-token segment by the attention they get fro
 query block, then keeps, per query block, the fewest mean-pooled key blocks whose pooled mass
 reaches tau, plus the sink block and the whole diagonal segment. It is compared at equal tau
 with the same selection without permutation (MeanPooling), XAttention's antidiagonal selection,
-an oracle that selects blocks by their true dense mass, full attention, and three mutants of PBS
-(no permutation, a random in-segment permutation, no diagonal segment), at the authors' block
-128 and segment 256, on synthetic block-sparse q/k/v (sinks, a local window and 32 scattered
-heavy keys shared by all queries) at 2k-8k tokens and on one layer of a small character LM
-reading held-out text; PBS with and without the permutation (and with a random one) is also
-compared at equal retained mass (0.95, tau calibrated per instance against dense attention).
+an oracle that selects blocks by their true dense mass, full attention, three mutants of PBS
+(no permutation, a random in-segment permutation, no diagonal segment) and PBS at tau = 1 (it
+skips nothing: the speed-up claims' foil), at the authors' block 128 and segment 256, on
+synthetic block-sparse q/k/v (sinks, a local window and 32 scattered heavy keys shared by all
+queries) at 2k-8k tokens and on one layer of a small character LM (trained at 256 characters,
+then on at 2048) reading held-out text; PBS with and without the permutation (and with a random
+one) is also compared at equal retained mass (0.95, tau calibrated per instance against dense
+attention).
 Block density, output error, retained attention mass and exact FLOP counts are measured against
 float64 dense attention (``baselines/sparse_attention_metrics.measure``).
 """
@@ -36,7 +38,7 @@ from claimbench.baselines.sparse_attention_metrics import measure_metric, measur
 from claimbench.baselines.xattention_block_selection import XAttentionBlockSelection
 from claimbench.checks import Better, NotRun, Ratio, Slope, Value
 from claimbench.datasets.sink_local_retrieval_attention import SinkLocalRetrievalAttention
-from claimbench.datasets.lm_attention_activations import LMAttentionActivations
+from claimbench.datasets.lm_attention_activations import DEFAULT_LM, LMAttentionActivations
 from claimbench.methods.pbs_attn import PBSAttention
 
 
@@ -79,6 +81,11 @@ MATCH = 0.95
 PBS_EQ = f"pbs_attn[match_mass={MATCH}]"
 NO_PERM_EQ = f"pbs_attn[mutant=no_permutation,match_mass={MATCH}]"
 RAND_PERM_EQ = f"pbs_attn[mutant=random_permutation,match_mass={MATCH}]"
+# Foil of the speed-up claims (c6, c7; round 6 of issue 28): PBS at tau = 1, the code's
+# threshold == 1 path: it permutes and runs the permuted kernel (paying the permutation scores and
+# the pooled selection) on every allowed block, the sink and the whole diagonal segment: it skips
+# nothing.
+SELECT_ALL = "pbs_attn[tau=1.0]"
 
 VS = {"dataset": "sink_local_retrieval_attention"}
 LM = {"dataset": "lm_attention_activations"}
@@ -97,6 +104,7 @@ _METHODS = (
         match_mass=MATCH),
     cfg(PBSAttention, label=RAND_PERM_EQ, block_size=BLOCK, mutant="random_permutation",
         match_mass=MATCH),
+    cfg(PBSAttention, label=SELECT_ALL, block_size=BLOCK, tau=1.0),
 )
 # the research note's tau table, full grid only (no claim reads it)
 _TAU_SWEEP = tuple(cfg(c, label=f"{lab}[tau={t}]", tau=t, block_size=BLOCK)
@@ -107,6 +115,18 @@ _TAU_SWEEP += tuple(cfg(PBSAttention, label=f"pbs_attn[mutant=no_permutation,tau
                         mutant="no_permutation") for t in (0.8, 0.95))
 
 _TINY_LM = {"d_model": 32, "layers": 2, "heads": 2, "steps": 20, "batch": 4, "context": 128}
+# The quick/full LM (round 6 of issue 28): the default character LM (400 steps on windows of 256)
+# trained on for 64 steps on single windows of 2048 characters (peak lr 1e-3, a third of the
+# pre-training peak), so the T = 2048 maps are read within its training context, not by RoPE
+# extrapolation. Fixed before any run; a from-scratch model at 2048 (~450 CPU-s) does not fit.
+LM_SPEC = {**DEFAULT_LM, "extend_steps": 64, "extend_context": 2048, "extend_lr": 1e-3}
+
+
+def _lm_cells(contexts):
+    return tuple(cfg(LMAttentionActivations, label=f"lm_attention_activations[context={t},"
+                                                    f"layer={layer},extend=2048x64]",
+                     context=t, layer=layer, lm=LM_SPEC)
+                 for t in contexts for layer in (0, 1, 2))
 
 _FOIL_PERM = ("The claim is that the attention-guided permutation lowers density: the same "
               "selection without permutation, a random in-segment permutation (permutation "
@@ -145,7 +165,8 @@ BENCHMARK = Benchmark(
     fidelity_note=("The algorithm follows the authors' code (block 128, segment 256, tau 0.9, "
                    "sink block, diagonal segment); contexts 2k-8k instead of 8k-128k, synthetic "
                    "block-sparse maps (sinks, local window, scattered heavy keys) and a 3-layer "
-                   "character LM instead of Llama-3.1-8B / Qwen2.5-7B-1M, and no LongBench "
+                   "character LM (trained at 256, then on at 2048 characters) instead of "
+                   "Llama-3.1-8B / Qwen2.5-7B-1M, and no LongBench "
                    "accuracy: output "
                    "error and retained mass against float64 dense attention stand in. Speed is "
                    "exact FLOP counts, not GPU latency. Units are cells (context, seed; for the "
@@ -181,9 +202,13 @@ BENCHMARK = Benchmark(
                           "attention to increase block-level sparsity\" (abstract)",
               check=Better(method=PBS, baseline=NO_PERM, metric="density", where=LM),
               source="paper", foils=(RAND_PERM, FULL), foil_note=_FOIL_PERM_VS_MUTANT,
-              note="Layers 0-2 of the toolkit's character LM at T = 2048 (beyond its training "
-                   "context of 256: RoPE extrapolation). Compared with PBS without the "
-                   "permutation, as c1 (issue 28)."),
+              note="Layers 0-2 of the toolkit's character LM at T = 2048: since round 6 of "
+                   "issue 28 the LM (400 steps on windows of 256) is trained on for 64 steps on "
+                   "windows of 2048, so the maps are read within its training context (before: "
+                   "beyond it, by RoPE extrapolation). Compared with PBS without the "
+                   "permutation, as c1 (issue 28). If p_oracle_sparse_lm still fails, the next "
+                   "scale is an LM trained from scratch at 2048 (~450 CPU-s here for 400 steps "
+                   "of one window) or a larger model."),
         Claim(id="c4_error_not_larger", where="research note (plan); abstract (accuracy)",
               text="at equal tau, PBS's output error is no larger than MeanPooling's",
               paper_value="\"PBS-Attn consistently outperforms existing block-sparse attention methods "
@@ -209,17 +234,29 @@ BENCHMARK = Benchmark(
               note="Log-log slope of density against T over 2k-8k, upper bound -0.05 (ours: "
                    "excludes a flat density)."),
         Claim(id="c6_speedup_grows_with_context",
-              where="research note (plan: the speed-up as a FLOP ratio); our derivation",
+              where="our extrapolation (the paper's body could not be read here)",
               text="the speed-up over dense attention grows with context length",
               check=Slope(method=PBS, metric="flop_speedup", x="context", lo=0.05, where=VS),
-              source="derived", foils=(),
-              foil_note="No foil. Dense attention's FLOP speed-up over itself is 1 at every length "
-                        "by definition (Y against Y, issue 26); the wording (PBS-Attn's speed-up "
-                        "over dense attention) rules out no other sparse method.",
+              source="derived", foils=(SELECT_ALL,),
+              foil_note="The words presuppose a speed-up that comes from work skipped, growing "
+                        "as longer contexts let more blocks be skipped: PBS at tau = 1 (the "
+                        "code's threshold-1 path), which permutes and pays the permutation and "
+                        "selection cost but computes every block (the dense block count), must "
+                        "not pass. Its FLOP ratio is data-independent arithmetic, about "
+                        "(nb+1)/(nb+3) for nb blocks (0.895, 0.943, 0.970 at 2k, 4k, 8k): a "
+                        "log-log slope near 0.058, above the bound, from the O(T) permutation "
+                        "cost amortised against O(T^2) dense work alone (worked out when the "
+                        "foil was chosen, before the run). Dense attention (speed-up exactly 1, "
+                        "Y against Y) is no foil (issue 26).",
               note="Attention FLOP ratio (selected blocks + selection/permutation cost) instead "
                    "of GPU end-to-end latency; log-log slope over 2k-8k, lower bound 0.05 (ours). "
-                   "The abstract states a speed-up 'up to 2.75x', not its growth with length: "
-                   "our derivation (issue 28), not the paper's claim. The 2.75x is c10."),
+                   "The abstract states a speed-up 'up to 2.75x', not its growth with length, "
+                   "and the paper's body could not be read here (the stored arXiv HTML v1 gives "
+                   "the abstract and the start of the introduction only): our extrapolation from "
+                   "'the attention matrix is often sparse, particularly for long sequences' "
+                   "(abstract), not the paper's claim. The 2.75x is c10. c5 (PBS's density "
+                   "against T) is the check that isolates sparsity growing with length; this "
+                   "slope also grows from overhead amortisation (see the foil)."),
         Claim(id="c7_speedup_at_longest_context", where="abstract",
               text="PBS-Attn computes fewer FLOPs than dense attention at the longest context",
               paper_value="\"Powered by our custom permuted-FlashAttention kernels, PBS-Attn achieves an "
@@ -227,10 +264,18 @@ BENCHMARK = Benchmark(
                           "prefilling\" (abstract)",
               check=Value(method=PBS, metric="flop_speedup", lo=1.0,
                           where={**VS, "context": 8192}),
-              source="paper", foils=(),
-              foil_note="No foil. Dense attention's speed-up over itself is exactly 1 by "
-                        "definition (Y against Y, issue 26); the wording (fewer FLOPs than dense "
-                        "attention) rules out no other sparse method.",
+              source="paper", foils=(SELECT_ALL,),
+              foil_note="The abstract credits the speed-up to block-sparse attention, which "
+                        "'skips computation for a subset of these blocks', run by the "
+                        "permuted-FlashAttention kernels: PBS at tau = 1 (the code's threshold-1 "
+                        "path), which permutes, pays the permutation and selection cost and runs "
+                        "the permuted kernel but skips no block, must fail 'fewer FLOPs than "
+                        "dense attention'. Its FLOP ratio is data-independent arithmetic (about "
+                        "(nb+1)/(nb+3), 0.970 at 8k): it checks that the count charges the "
+                        "overhead and the permuted diagonal squares, not PBS's sparsity on the "
+                        "data. The wording rules out no sparse method (any that skips blocks "
+                        "may pass), and dense attention (exactly 1, Y against Y) is no foil "
+                        "(issue 26).",
               note="Mean FLOP speed-up at T = 8192 above 1 (ours: any speed-up; the paper's "
                    "2.75x is end-to-end at 128k-512k tokens on a GPU)."),
         Claim(id="c8_error_vs_xattention", where="abstract",
@@ -340,16 +385,17 @@ BENCHMARK = Benchmark(
                       seeds=1, methods=_METHODS,
                       note="T > segment 256 so PBS permutes; a 20-step LM keeps training short"),
         "quick": Grid(datasets=(sweep(SinkLocalRetrievalAttention, context=[2048, 4096, 8192])
-                                + sweep(LMAttentionActivations, context=[2048], layer=[0, 1, 2])),
+                                + _lm_cells([2048])),
                       seeds=3, methods=_METHODS,
                       note="block 128 (the authors'); synthetic maps at 2k-8k (8k: the authors' "
-                           "shortest eval length), LM read at T = 2048, layers 0-2; the LM is "
+                           "shortest eval length), LM read at T = 2048, layers 0-2, within its "
+                           "training context (400 steps at 256, then 64 at 2048); the LM is "
                            "trained once (then cached)"),
         "full": Grid(datasets=(sweep(SinkLocalRetrievalAttention, context=[2048, 4096, 8192])
-                               + sweep(LMAttentionActivations, context=[2048, 4096],
-                                       layer=[0, 1, 2])),
+                               + _lm_cells([2048, 4096])),
                      seeds=10, methods=_METHODS + _TAU_SWEEP,
-                     note="the quick grid at 10 seeds, LM also at 4k, and the tau sweep 0.8 / "
+                     note="the quick grid at 10 seeds, LM also at 4k (beyond its 2048 "
+                          "training context), and the tau sweep 0.8 / "
                           "0.95 of the note's table (8 more arms, PBS with and without the "
                           "permutation among them: density against retained mass at several "
                           "tau); not measured, about 1.5 CPU-hours"),
@@ -481,17 +527,61 @@ BENCHMARK = Benchmark(
                   why='issue 27 item 5: quick grid 115 -> 95 CPU-s with the character LM cached (run on busy cores); 990 values of the 198 quick cells compared with a fresh run: 27 retained_mass values differ by at most 3.5e-16 relative (the sum runs over fewer exact zeros, so its order changes), every other value equal',
                   results_seen=True,
                   rule='issue 27: faster code, same experiment; every non-timing metric of the committed quick cells unchanged to within 3.5e-16 relative (evaluation arithmetic reordered; compared cell by cell with a fresh run)'),
+        Amendment(date="2026-12-07",
+                  claims=("c6_speedup_grows_with_context", "c7_speedup_at_longest_context",
+                          "c9_accuracy_close_to_full", "c10_end_to_end_speedup_2_75x"),
+                  what="foil pbs_attn[tau=1.0] added to c6 and c7 (a new arm in every grid: PBS "
+                       "at tau = 1, the code's threshold-1 path: permutation and selection paid, "
+                       "every block computed); c6's where 'research note (plan: ...); our "
+                       "derivation' -> 'our extrapolation (the paper's body could not be read "
+                       "here)' and its note says so; checks and bounds unchanged. c9 and c10 "
+                       "(not_run) are named because their design spans every arm of the grid",
+                  why="issue 28: c6/c7 had no foil (dense attention, speed-up exactly 1, was "
+                      "removed as Y against Y); their words presuppose a speed-up from skipped "
+                      "blocks, so a PBS that skips nothing must fail them. The foil's FLOP ratio "
+                      "is data-independent arithmetic, worked out when it was chosen and before "
+                      "the run: ~(nb+1)/(nb+3), refuted for c7 (0.970 < 1 at 8k) but a slope of "
+                      "~0.058 for c6, above its 0.05 bound (overhead amortisation), so c6 was "
+                      "expected to stay not_discriminating, now because its foil passes. The "
+                      "research note proposes 'density falls as T grows', not a growing "
+                      "speed-up; the paper's body is not in the stored pages (arXiv HTML v1: "
+                      "abstract and the start of the introduction only)",
+                  results_seen=True),
+        Amendment(date="2026-12-07",
+                  claims=("c3_sparser_than_meanpooling_lm", "p_oracle_sparse_lm",
+                          "c4_error_not_larger", "c8_error_vs_xattention"),
+                  what="setting: the LM of the quick and full grids is trained on for 64 steps "
+                       "on single windows of 2048 characters (peak lr 1e-3, warm-up 8, cosine; "
+                       "datasets/lm_attention_activations.py: optional extend_* keys of the lm "
+                       "spec, checkpoint-cached) after its 400 steps at 256; LM cells relabelled "
+                       "'...,extend=2048x64]'; premise bound unchanged. c4 and c8 pool the LM "
+                       "cells, so they move with it",
+                  why="issue 28: c3's premise (the LM's maps are block-sparse) was judged at T = "
+                      "2048 on a model trained at 256, by RoPE extrapolation, which is no fair "
+                      "test of long-context attention. A model trained from scratch at 2048 "
+                      "costs ~450 CPU-s (measured, 10 steps); continued training at the long "
+                      "context (how long-context LLMs are made) fits the +60 CPU-s allowed. "
+                      "Steps, lr and window fixed before any run (plan written first); no pilot",
+                  results_seen=True),
     ),
-    cost_note=("Measured on the quick grid (198 cells, one process, 2-core machine shared by "
-               "8 jobs; two runs): 138-178 CPU-s for the cells plus ~57 CPU-s to train the "
-               "character LM once (in the first LM cell; then cached). The T = 8192 synthetic "
-               "cells take 87-124 CPU-s (11 arms x 3 seeds), 4096 ~25, 2048 ~6, the LM cells "
-               "~21. Before round 4 "
-               "of issue 28: ~57 CPU-s plus the LM training. The increase is what issue 28 "
-               "asks for: the authors' block 128 at 8k tokens (feeds c1, c2, c5, c6, c7, c11, "
-               "c12 and p_oracle_sparse_synthetic, p_oracle_density_falls) and the three "
-               "equal-mass arms (50-64 CPU-s, mostly at 8k: they compute dense attention to "
-               "calibrate tau; they feed c12 only). The LM feeds c3_sparser_than_meanpooling_lm "
-               "and p_oracle_sparse_lm. No arm feeds tables only."),
+    cost_note=("Measured on the quick grid (216 cells since round 6 of issue 28, one process, "
+               "2-core machine shared by 8 jobs; two runs): 161-169 CPU-s for the cells with the base "
+               "character LM cached (its training, ~50-57 CPU-s, runs once in the first LM "
+               "cell from empty checkpoints), i.e. ~220 CPU-s from empty checkpoints on that "
+               "loaded machine (~185 at the committed run's speed: the synthetic cells, "
+               "identical in value, took 85 CPU-s against 68 committed). The T = 8192 "
+               "synthetic cells take 71-74 CPU-s (12 arms x 3 seeds), 4096 ~15, 2048 ~5, the LM "
+               "cells ~17 plus the LM's training. Round 6 added: (a) the LM's 64 continued "
+               "steps on windows of 2048 (54-58 CPU-s measured here, ~45 at the committed "
+               "speed; once, then cached): c3_sparser_than_meanpooling_lm and "
+               "p_oracle_sparse_lm need maps read within the LM's training context (c4, c8 "
+               "pool the LM cells); (b) the foil arm pbs_attn[tau=1.0] (9-10 CPU-s, a dense "
+               "pass per cell): c6 and c7. Before round 4 of issue 28: ~57 CPU-s plus the LM "
+               "training. Round 4's increase is what issue 28 asks for: the authors' block 128 "
+               "at 8k tokens (feeds c1, c2, c5, c6, c7, c11, c12 and p_oracle_sparse_synthetic, "
+               "p_oracle_density_falls) and the three equal-mass arms (50-64 CPU-s, mostly at "
+               "8k: they compute dense attention to calibrate tau; they feed c12 only). The "
+               "next LM scale (from scratch at 2048, ~450 CPU-s for 400 steps of one window) "
+               "is not run. No arm feeds tables only."),
     description=__doc__.split("\n\n")[1].replace("\n", " "),
 )

@@ -112,7 +112,10 @@ _SWEEP = (" Data-size sweep (round 4, private, declared in advance: quick's sett
           "committed non-mutant quick cells), and these runs, not the data size, set the signs. "
           "With 5x the steps (2000) at 6000 scenes every arm reaches .93-.98 and the differences "
           "are within +-.01 except the depth arm's seed 1 (-.07): a saturated setting (p1's "
-          "ceiling). The full grid carries n_train as a dimension.")
+          "ceiling). The full grid carries n_train as a dimension. (That sweep and the committed "
+          "quick cells before round 6 trained with constant-lr Adam for 400 steps. Round 6: "
+          "800 steps with warm-up and clipping; no run of a compared arm stays at chance, "
+          "premises p2-p6, and every arm reaches .81-.90 on the private quick run.)")
 
 BENCHMARK = Benchmark(
     slug="unimrg",
@@ -139,13 +142,16 @@ BENCHMARK = Benchmark(
     baselines=(UnderstandingOnly, ReconstructionAux),
     datasets=(DepthScenes,),
     metrics=METRICS,
-    cost_note=("The quick grid is 48 training runs of a 3-layer CNN, 6 arms x 8 seeds, each 400 "
-               "Adam steps of 64 scenes on 600 training scenes, scored on 500 held-out scenes x 4 "
-               "questions: ~4.9 CPU-s a run, 235 CPU-s. Every arm is read: unimrg and "
+    cost_note=("The quick grid is 48 training runs of a 3-layer CNN, 6 arms x 8 seeds, each 800 "
+               "AdamW steps of 64 scenes on 600 training scenes, scored on 500 held-out scenes x 4 "
+               "questions: ~11 CPU-s a run, 523 CPU-s measured (237 before round 6, at 400 "
+               "constant-lr Adam steps). The doubling is what premises p2-p6 need: at 400 steps "
+               "6 of 40 non-mutant runs stayed at chance (and most auxiliary-arm runs under a "
+               "decaying schedule); at 800 none did. Every arm is read: unimrg and "
                "understanding_only by c1_improves_spatial_understanding and "
                "c2_spatial_gain_2_points (a 2-point margin), recon_aux by c3 and c5, the depth "
-               "and seg arms by c4-c6, and the shuffled_targets mutant (52 s) is the foil of "
-               "c1-c7. No cell serves tables only."),
+               "and seg arms by c4-c6, each arm by its premise, and the shuffled_targets mutant "
+               "(111 s) is the foil of c1-c7. No cell serves tables only."),
     primary_metric="acc_spatial",
     nondeterministic={"cpu_s": TIMING_RTOL},
     premises=(
@@ -161,7 +167,31 @@ BENCHMARK = Benchmark(
                      "(roughly balanced answers); 0.95: a baseline within 5 points of perfect "
                      "leaves no room for c2's 2-point gain to be told apart. Declared after the "
                      "quick results were seen (post hoc; amendment of round 4)."),
-    ),
+    ) + tuple(
+        Premise(id=pid,
+                text=f"no training run of {arm} stays at chance: every run's held-out spatial "
+                     f"accuracy is at least 0.60",
+                check=Value(method=arm, metric="acc_spatial", stat="min", lo=0.60),
+                claims=gated,
+                note="Ours (round 6). A run at chance is a training failure, not the paper's "
+                     "effect: before round 6, 6 of the 40 committed non-mutant quick runs "
+                     "(understanding_only 2, unimrg[depth] 4) stayed at .49-.55 and set the "
+                     "signs of c3-c6. 0.60 = chance (.5, yes/no questions) + .10: a model at "
+                     "chance on 1500 held-out questions lies within .5 +- .04 (3 SE); competent "
+                     "runs reach ~.8. Threshold fixed before the round-6 runs.")
+        for pid, arm, gated in (
+            ("p2_no_stuck_run_understanding_only", BASE,
+             ("c1_improves_spatial_understanding", "c2_spatial_gain_2_points",
+              "c4_depth_generation_helps_closer")),
+            ("p3_no_stuck_run_recon_aux", RECON,
+             ("c3_beats_reconstruction_only", "c5_depth_helps_most_vs_recon")),
+            ("p4_no_stuck_run_unimrg", FULL,
+             ("c1_improves_spatial_understanding", "c2_spatial_gain_2_points",
+              "c3_beats_reconstruction_only")),
+            ("p5_no_stuck_run_depth", DEPTH,
+             ("c4_depth_generation_helps_closer", "c5_depth_helps_most_vs_recon",
+              "c6_depth_helps_most_vs_seg")),
+            ("p6_no_stuck_run_seg", SEG, ("c6_depth_helps_most_vs_seg",)))),
     claims=(
         Claim(id="c1_improves_spatial_understanding", where="abstract; project page",
               text="UniMRG improves spatial understanding over standard understanding training",
@@ -277,16 +307,17 @@ BENCHMARK = Benchmark(
                       methods=_methods(steps=5, batch_size=16),
                       note="5 training steps: a wiring test, no claim can be decided"),
         "quick": Grid(datasets=sweep(DepthScenes, n_train=[600]), seeds=8, methods=_methods(),
-                      note="600 training scenes, 400 Adam steps of 64 scenes, 8 seeds (one "
-                           "training run each), 500 held-out scenes x 4 questions; 284 "
-                           "CPU-s measured (6 arms x 8 runs, 4-8 CPU-s per run)"),
+                      note="600 training scenes, 800 AdamW steps of 64 scenes, 8 seeds (one "
+                           "training run each), 500 held-out scenes x 4 questions; 523 "
+                           "CPU-s measured (6 arms x 8 runs, 8-14 CPU-s per run)"),
         "full": Grid(datasets=sweep(DepthScenes, n_train=[600, 2400, 6000], n_test=[2000]),
                      seeds=20, methods=_methods(steps=4000, width=64),
                      note="a training-set-size dimension (600 / 2400 / 6000 scenes: whether the "
-                          "signs of c1-c6 move with data), 10x the steps and a wider encoder, 20 "
-                          "seeds: about 3 CPU-hours. Caution: with 2000 steps on 6000 scenes every "
-                          "arm reached .93-.98 spatial accuracy (2 private seeds), so p1's "
-                          "0.95 ceiling may fail here (a harder scene family would be needed)"),
+                          "signs of c1-c6 move with data), 5x the quick steps and a wider "
+                          "encoder, 20 seeds: about 3 CPU-hours. Caution: with 2000 steps on "
+                          "6000 scenes every arm reached .93-.98 spatial accuracy (2 private "
+                          "seeds, constant-lr Adam), so p1's 0.95 ceiling may fail here (a "
+                          "harder scene family would be needed)"),
     },
     description=__doc__.split("\n\n")[1].replace("\n", " "),
     amendments=(
@@ -370,5 +401,46 @@ BENCHMARK = Benchmark(
                   rule="issue 27: faster code, same experiment; every non-timing metric of the "
                        "committed quick cells unchanged (compared cell by cell with a fresh "
                        "run: 0 differences)"),
+        Amendment(date="2026-12-07",
+                  claims=(
+                      "c1_improves_spatial_understanding", "c2_spatial_gain_2_points",
+                      "c3_beats_reconstruction_only", "c4_depth_generation_helps_closer",
+                      "c5_depth_helps_most_vs_recon", "c6_depth_helps_most_vs_seg",
+                      "c7_generates_coherent_depth", "c8_fine_grained_perception",
+                      "c9_fewer_hallucinations", "c10_generation_boosted",
+                      "c11_across_umm_architectures", "p1_baseline_competent_not_saturated",
+                      "p2_no_stuck_run_understanding_only",
+                      "p3_no_stuck_run_recon_aux", "p4_no_stuck_run_unimrg",
+                      "p5_no_stuck_run_depth", "p6_no_stuck_run_seg"),
+                  what="every arm (method, baselines, mutant) trains with the optimiser of the "
+                       "authors' code base (Harmon's training config, the base of the UniMRG "
+                       "repository's Harmon branch): AdamW betas (0.9, 0.95), weight decay 0.02, "
+                       "gradient-norm clipping 1.0, a linear warm-up from 1e-5 x lr over 10 % of "
+                       "the steps (Harmon: 1 %), then constant lr 2e-3 (Harmon: cosine decay), "
+                       "for 800 steps instead of 400 (method deviation 6); before: constant-lr "
+                       "Adam, no clipping, no warm-up, 400 steps. Data, grid, seeds, checks, "
+                       "thresholds and foils unchanged; quick CPU 237 -> 523 CPU-s (measured, "
+                       "48 cells). Premises "
+                       "p2-p6 added: no run of an arm the claims compare stays at chance (min "
+                       "acc_spatial >= 0.60), each gating the claims that read its arm",
+                  why="issue 30 / round 4: 6 of 40 non-mutant quick runs stayed at chance and "
+                      "set the signs of c3-c6 (a training failure, not the paper's effect). "
+                      "Diagnosis (committed stuck runs reproduced): the QA head sits on a chance "
+                      "plateau of the order-dependent yes/no relation questions (answer = "
+                      "relation XOR question order) and 400 steps are at the edge of the escape "
+                      "time, which the auxiliary losses lengthen; in the stuck baseline run the "
+                      "first full-lr Adam steps also silenced half the encoder's output units "
+                      "(17 of 32 channels never active, vs 6 in a competent run). Steps, in "
+                      "order, each written in a plan before it ran: (1) Harmon's recipe as is "
+                      "(1 % warm-up, cosine): a pilot on the two baselines only (8 fresh seeds "
+                      "no grid uses) left 2 of 16 runs below .60; (2) the declared fallback, a "
+                      "10 % warm-up: 0 of 16 baseline pilot runs below .60, but the private "
+                      "quick grid failed p2 and p4-p6 (understanding_only 2 of 8, auxiliary "
+                      "arms 20 of 24 runs below .60: the decay leaves ~45 % of the lr a "
+                      "constant-lr run gets); (3) the last try, declared before it ran with the "
+                      "rule 'keep it if p2-p6 pass, else revert to the committed training': "
+                      "constant lr after the warm-up and 800 steps; it passed. The committed "
+                      "quick results had been seen (post hoc for c1-c7)",
+                  results_seen=True),
     ),
 )

@@ -10,6 +10,10 @@ of rectangular modules on a G x G cell grid per die, random 2-4-pin nets, and fi
   - one keep-out rectangle per die must stay empty;
   - per-die utilisation cap: the module area on a die may not exceed ``cap_area``.
 Non-overlap of modules is counted as a rule too (legality).
+An extra rule that no training circuit carries, for the extensibility check: a region (fence)
+constraint, ``add_region``: one movable module must lie inside a quadrant of one die. It is one
+more rule matrix ("region") when a circuit has it; RULES (the trained state's) stay five. A
+fenced module is placed first, so that no earlier module fills its region.
 
 ``FloorplanEnv`` places the movable modules one at a time (largest first). At each step it
 builds one legal-anchor matrix per rule, shape (2, G, G) (die, x, y of the lower-left corner):
@@ -26,6 +30,7 @@ import numpy as np
 from claimbench.api import Dataset, Instance
 
 RULES = ("overlap", "keepout", "boundary", "align", "util")
+NEW_RULES = ("region",)  # rules no training circuit carries (added at evaluation time)
 
 
 def sample_circuit(rng: np.random.Generator, n_modules: int, grid: int) -> dict:
@@ -52,8 +57,36 @@ def sample_circuit(rng: np.random.Generator, n_modules: int, grid: int) -> dict:
                 align=align, cap_area=int(np.ceil(0.6 * total)))
 
 
+def add_region(circ: dict, rng: np.random.Generator) -> dict:
+    """A copy of ``circ`` with a region rule: one movable module outside the boundary and
+    alignment sets must lie inside a G/2 x G/2 quadrant of one die, chosen among the (die,
+    quadrant) pairs where it has an anchor clear of the keep-outs and the pre-placed block."""
+    G, sz = circ["grid"], circ["sizes"]
+    half = G // 2
+    aligned = {k for pair in circ["align"] for k in pair}
+    free = [i for i in range(len(sz)) if i not in circ["preplaced"] and i not in aligned
+            and i not in circ["boundary"]]
+    m = int(rng.choice(free))
+    w, h = int(sz[m][0]), int(sz[m][1])
+    blocked = circ["keepout"].copy()
+    for i, (d, x, y) in circ["preplaced"].items():
+        blocked[d, x:x + sz[i][0], y:y + sz[i][1]] = True
+    ok = ~_box_any(blocked, w, h)  # (2, G, G) anchors clear of keep-outs and the block
+    cands = [(d, x0, y0) for d in range(2) for x0 in (0, G - half) for y0 in (0, G - half)
+             if ok[d, x0:x0 + half - w + 1, y0:y0 + half - h + 1].any()]
+    d, x0, y0 = cands[int(rng.integers(len(cands)))]
+    return {**circ, "region": {m: (d, x0, y0, x0 + half, y0 + half)}}
+
+
+def _region_ok(circ: dict, i: int, d: int, x: int, y: int) -> bool:
+    rd, x0, y0, x1, y1 = circ["region"][i]
+    w, h = circ["sizes"][i]
+    return d == rd and x >= x0 and y >= y0 and x + w <= x1 and y + h <= y1
+
+
 def order(circ: dict) -> list[int]:
-    """Placement order of the movable modules: largest area first (stable)."""
+    """Placement order of the movable modules: largest area first (stable); a module under a
+    region rule first of all."""
     n = len(circ["sizes"])
     area = np.prod(circ["sizes"], axis=1)
     seq = [int(i) for i in sorted(range(n), key=lambda i: -area[i]) if i not in circ["preplaced"]]
@@ -61,6 +94,9 @@ def order(circ: dict) -> list[int]:
         first, second = (a, b) if seq.index(a) < seq.index(b) else (b, a)
         seq.remove(second)
         seq.insert(seq.index(first) + 1, second)
+    for i in sorted(circ.get("region", ()), reverse=True):  # fenced modules first, before
+        seq.remove(i)  # others fill their region (a dead end no sequential placer would see)
+        seq.insert(0, i)
     return seq
 
 
@@ -111,6 +147,8 @@ def violations(circ: dict, place: np.ndarray) -> dict:
     area = np.prod(sz, axis=1)
     for d in range(2):
         v["util"] += int(area[place[:, 0] == d].sum() > circ["cap_area"])
+    if "region" in circ:  # only circuits that carry the extra rule count it
+        v["region"] = sum(int(not _region_ok(circ, i, *place[i])) for i in circ["region"])
     return v
 
 
@@ -208,6 +246,13 @@ class FloorplanEnv:
             m["align"] &= inb
         ok = self.area + w * h <= self.c["cap_area"]  # (2,)
         m["util"] = inb.copy() if ok.all() else inb & ok[:, None, None]
+        if "region" in self.c:  # the extra rule: one more matrix, only where a circuit has it
+            m["region"] = inb.copy()
+            if i in self.c["region"]:
+                d, x0, y0, x1, y1 = self.c["region"][i]
+                m["region"][:] = False
+                m["region"][d, x0:x1 - w + 1, y0:y1 - h + 1] = True
+                m["region"] &= inb
         return m
 
     def _align_room(self, i: int, j: int) -> np.ndarray:
@@ -253,9 +298,11 @@ class FloorplanEnv:
         ypart = (np.maximum(0, b[:, 2:3] - cy) + np.maximum(0, cy - b[:, 3:4])).sum(0)
         return xpart[:, None] + ypart[None, :]  # (G, G)
 
-    def legal(self, masks: dict, rules=RULES) -> np.ndarray:
-        """AND of the rule matrices; at a dead end (empty AND) the in-bounds anchors that break
-        the fewest rules, so that one broken rule does not release all the others."""
+    def legal(self, masks: dict, rules=None) -> np.ndarray:
+        """AND of the rule matrices (``rules``; None: every matrix in ``masks``, the extra rule
+        included where the circuit has it); at a dead end (empty AND) the in-bounds anchors that
+        break the fewest rules, so that one broken rule does not release all the others."""
+        rules = tuple(masks) if rules is None else tuple(rules)
         both = masks[rules[0]].copy()
         for r in rules[1:]:
             both = both & masks[r]
@@ -289,5 +336,10 @@ class RuleFloorplan(Dataset):
         ev = [sample_circuit(rng, self.n_modules, self.grid) for _ in range(self.n_eval)]
         tr = [sample_circuit(rng, self.transfer_modules, self.transfer_grid)
               for _ in range(self.n_eval)]
-        data = {"eval": ev, "transfer": tr, "n_modules": self.n_modules, "grid": self.grid}
-        return Instance(data=data, truth={"eval": ev, "transfer": tr})
+        # the eval circuits again with the extra region rule, from their own stream (the eval
+        # and transfer draws above are unchanged)
+        rrng = np.random.default_rng((seed, 1))
+        nr = [add_region(c, rrng) for c in ev]
+        data = {"eval": ev, "transfer": tr, "newrule": nr, "n_modules": self.n_modules,
+                "grid": self.grid}
+        return Instance(data=data, truth={"eval": ev, "transfer": tr, "newrule": nr})

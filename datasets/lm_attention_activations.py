@@ -9,7 +9,10 @@ chosen layer's post-RoPE q, k and v: exactly what that layer's attention multipl
 
 Deviation from the papers (7-14B LLMs at 32k-128k tokens): a 3-layer, 96-wide model read at a
 few thousand characters, beyond its training context when ``context > lm["context"]`` (RoPE
-extrapolation), so its maps are real but far smaller and less sharp than an LLM's.
+extrapolation), so its maps are real but far smaller and less sharp than an LLM's. With the
+optional ``extend_*`` keys of the ``lm`` spec the model is trained on for a few steps at a longer
+context (context extension; pbs_attn trains 64 steps on windows of 2048 after 400 at 256): a
+brief adaptation, far from models pre-trained on long documents.
 """
 from __future__ import annotations
 
@@ -24,11 +27,25 @@ from claimbench.api import Dataset, Instance
 DEFAULT_LM = {"d_model": 96, "layers": 3, "heads": 3, "steps": 400, "batch": 8, "context": 256}
 
 
+# Optional keys of an ``lm`` spec: continued training at a longer context (context extension, as
+# long-context LLMs are made: pre-trained short, then trained on long windows). Absent (or
+# extend_steps = 0): the model of the DEFAULT_LM keys alone, as before.
+EXTEND_KEYS = ("extend_steps", "extend_context", "extend_lr")
+
+
 def trained_lm(lm: dict, model_seed: int):
-    """The cached character-level LM of spec ``lm``: ``(model, text data dict, history)``."""
+    """The cached character-level LM of spec ``lm``: ``(model, text data dict, history)``.
+
+    With ``lm["extend_steps"] > 0`` the model of the base spec (the DEFAULT_LM keys) is trained
+    on for ``extend_steps`` more steps on single windows of ``extend_context`` characters (peak
+    learning rate ``extend_lr``, warm-up an eighth of the steps, cosine decay as the toolkit),
+    through the checkpoint cache keyed on the base spec and the extension; the history is the
+    extension's."""
     from claimbench.baselines import lm_training, tiny_transformer
     from claimbench.datasets import python_docs_text
 
+    if int(lm.get("extend_steps", 0)) > 0:
+        return _extended_lm(lm, model_seed)
     text = python_docs_text.PythonDocsText(level="char").make(0).data
     cfg = tiny_transformer.TransformerConfig(
         vocab_size=text["vocab_size"], d_model=lm["d_model"], n_layers=lm["layers"],
@@ -38,6 +55,34 @@ def trained_lm(lm: dict, model_seed: int):
     batch_fn = lm_training.random_windows(text["train"], tcfg.batch_size, tcfg.context)
     model, hist, _ = lm_training.train_cached(cfg, tcfg, model_seed,
                                               {"corpus_sha": text["corpus_sha"], "lm": lm}, batch_fn)
+    return model, text, hist
+
+
+def _extended_lm(lm: dict, model_seed: int):
+    from dataclasses import asdict
+
+    from claimbench.baselines import lm_training, tiny_transformer
+    from claimbench.checkpoints import cached_train
+
+    base = {k: v for k, v in lm.items() if k not in EXTEND_KEYS}
+    base_model, text, _ = trained_lm(base, model_seed)
+    steps, context = int(lm["extend_steps"]), int(lm["extend_context"])
+    tcfg = lm_training.TrainConfig(steps=steps, batch_size=1, context=context,
+                                   lr=float(lm["extend_lr"]), warmup=max(1, steps // 8))
+    batch_fn = lm_training.random_windows(text["train"], 1, context)
+    key = {"base": {"corpus_sha": text["corpus_sha"], "lm": base, "seed": model_seed},
+           "extend": asdict(tcfg), "seed": model_seed}
+
+    def build():
+        import copy
+        return copy.deepcopy(base_model)
+
+    def fit(model):
+        return lm_training.train(model, batch_fn, tcfg, model_seed)
+
+    model, hist, _ = cached_train(key, build, fit,
+                                  sources=(tiny_transformer, lm_training.train, _extended_lm))
+    model.eval()
     return model, text, hist
 
 
@@ -53,6 +98,11 @@ class LMAttentionActivations(Dataset):
         missing = set(DEFAULT_LM) - set(self.lm)
         if missing:
             raise ValueError(f"lm spec lacks {sorted(missing)}; it needs all of {sorted(DEFAULT_LM)}")
+        unknown = set(self.lm) - set(DEFAULT_LM) - set(EXTEND_KEYS)
+        if unknown:
+            raise ValueError(f"lm spec has unknown keys {sorted(unknown)}")
+        if int(self.lm.get("extend_steps", 0)) > 0 and not all(k in self.lm for k in EXTEND_KEYS):
+            raise ValueError(f"an extended lm spec needs all of {list(EXTEND_KEYS)}")
         if not 0 <= self.layer < self.lm["layers"]:
             raise ValueError(f"layer={self.layer}: the model has layers 0..{self.lm['layers'] - 1}")
 

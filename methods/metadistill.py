@@ -50,6 +50,21 @@ Deviations:
    already penalises a collapsed student population.
 6. The CMA-ES teacher repairs sampled points by clipping to the box (pycma's ``bounds`` in
    the code).
+7. Control task (c6): the student distilled on the BBOB training set is run frozen on Acrobot
+   neuro-evolution; the authors evaluate a separately distilled LES checkpoint there
+   (``checkpoints/metadistill/control/les.pt``, training not documented; read:
+   ``scripts/repro_control_bipedalwalker_acrobot.sh``, ``docs/MODEL_VARIANTS.md``,
+   ``tasks/neuroevolution/``, ``scripts/run_neuroevo.py``). SSFT is not run there.
+8. Second student (c5): LGA (``baselines/learned_ga_original.py``; read: the code's
+   ``optimizers/lga.py`` ``LGA`` and ``GradBasedLGA``, ``configs/distill_lga.json``,
+   ``configs/lga_d10_pop200_parentsoft_tau1.json``, the train loop of
+   ``meta_trainers/distill_trainer.py``) is distilled by ``distill_lga``: the same teachers
+   (the same seed, so the same expert trajectories as LES), loss, optimiser (torch AdamW,
+   weight decay on every weight: LGA has no biases), clipping and schedule; the KL compares
+   the archive LGA outputs after each generation. The code's objectives are torch functions,
+   so its gradient also flows through the children's fitness into the selection features;
+   ours are black boxes, so the gradient reaches the weights only through the children's
+   positions (mutation rates) and the straight-through selection probabilities.
 
 Initialisations and metric against the authors' code (issue 14):
 - CMA-ES teacher: followed. The code's ``optimizers/cmaes.py`` starts CMA-ES at x0 ~ U(0, 1)^D
@@ -314,6 +329,11 @@ class MetaDistill(Method):
     ssft_lr: float = 1e-4  # code: --adapt-lr 1e-4
     mutant: str = ""  # foil only: "ssft_ascent" (see Mutants above); "" is MetaDistill
 
+    def applies_to(self, dataset) -> str | None:
+        if self.ssft_interval > 0 and getattr(dataset, "name", "") == "metabbo_control":
+            return "SSFT is judged on BBOB only (c4); no claim reads it on the control task"
+        return None
+
     def run(self, data: dict, seed: int) -> dict:
         if self.mutant not in ("", "ssft_ascent"):
             raise ValueError(f"unknown mutant {self.mutant!r}")
@@ -337,3 +357,162 @@ class MetaDistill(Method):
                        self.interval, self.teacher_epochs, self.epochs, self.lr, self.weight_decay,
                        self.grad_clip, self.kl_clip, tuple(self.teachers), self.sigma_frac,
                        self.teacher_cma_init)
+
+
+# -- the second student (c5): LGA, distilled the same way ------------------------------------------
+def _lga_torch_step(Wt: dict, X, F: np.ndarray, S, best: float, f, lo: float, hi: float, gen,
+                    parent_tau: float, sel_tau: float):
+    """One GradBasedLGA generation (baselines/learned_ga_original.py (1)-(4), soft parents and
+    straight-through selection): (new archive (N, D) carrying the weights' graph, its fitness,
+    its detached mutation rates, best so far). Fitness is a black box: no gradient flows
+    through f (deviation 8)."""
+    import torch
+
+    from claimbench.baselines.learned_ga_original import DK, SIGMA_MAX, SIGMA_MIN
+
+    N, width = X.shape[0], hi - lo
+    s_lo, s_hi = SIGMA_MIN * width, SIGMA_MAX * width
+
+    def gumbel(shape):
+        u = torch.rand(shape, generator=gen, dtype=torch.float64).clamp(1e-20, 1.0 - 1e-20)
+        return -torch.log(-torch.log(u))
+
+    def z(x):
+        return ((x - x.mean()) / x.std().clamp_min(1e-8)).clamp(-5.0, 5.0)
+
+    def ranks(x):
+        return torch.argsort(torch.argsort(x)).to(torch.float64) / (len(x) - 1) - 0.5
+
+    Ft = torch.from_numpy(F)
+    w = torch.softmax(gumbel((N, N)) / parent_tau, dim=1)  # (N, N) soft parent draws
+    xP, fP, sP = w @ X, w @ Ft, (w @ S).clamp(s_lo, s_hi)
+    s_norm = (2.0 * (sP - sP.min()) / (sP.max() - sP.min() + 1e-8) - 1.0).clamp(-1.0, 1.0)
+    FM = torch.stack([z(fP), ranks(fP), (fP < best).to(torch.float64), z(sP), s_norm], -1)  # (N, 5)
+    Q, K, V = FM @ Wt["W_QM"], FM @ Wt["W_KM"], FM @ Wt["W_VM"]
+    A = torch.softmax(Q @ K.T / math.sqrt(DK), dim=-1) @ V  # (N, DK)
+    sC = (torch.exp((0.5 * (A @ Wt["W_sigma"])[:, 0]).clamp(-10.0, 10.0)) * sP).clamp(s_lo, s_hi)
+    eps = torch.randn((N, X.shape[1]), generator=gen, dtype=torch.float64)
+    xC = (xP + sC[:, None] * eps).clamp(lo, hi)  # (N, D)
+    fC = np.asarray(f(xC.detach().numpy()), dtype=float)
+    best = min(best, float(fC.min()))
+    f_all = torch.from_numpy(np.concatenate([fC, F]))
+    Fa = torch.stack([z(f_all), ranks(f_all)], -1)  # (2N, 2)
+    FC, FP = Fa[:N], Fa[N:]
+    AS = torch.softmax((FP @ Wt["W_QP"]) @ (FC @ Wt["W_KC"]).T / math.sqrt(DK), dim=-1) @ (FC @ Wt["W_VC"])
+    logits = torch.cat([(AS @ Wt["W_QS"]) @ (FC @ Wt["W_KS"]).T / math.sqrt(DK),
+                        torch.ones((N, 1), dtype=torch.float64)], 1)  # (N, N + 1)
+    y = torch.softmax((logits + gumbel(logits.shape)) / sel_tau, dim=1)
+    pick = torch.argmax(y, dim=1)
+    y = torch.zeros_like(y).scatter_(1, pick[:, None], 1.0) - y.detach() + y  # straight-through
+    X_new = y[:, :N] @ xC + y[:, N:] * X  # (N, D)
+    S_new = (y[:, :N] @ sC + y[:, N] * S).detach()
+    p = pick.numpy()
+    F_new = np.where(p < N, fC[np.minimum(p, N - 1)], F)
+    return X_new, F_new, S_new, best
+
+
+def _lga_start(f, dim, lo, hi, popsize, rng):
+    import torch
+
+    from claimbench.baselines.learned_ga_original import SIGMA_INIT
+
+    X = rng.uniform(lo, hi, (popsize, dim))
+    F = np.asarray(f(X), dtype=float)
+    S = torch.full((popsize,), SIGMA_INIT * (hi - lo), dtype=torch.float64)
+    return torch.from_numpy(X), F, S, float(F.min())
+
+
+def distill_lga(sample_tasks, seed: int, popsize: int, generations: int, interval: int,
+                teacher_epochs: int, epochs: int, lr: float, weight_decay: float, grad_clip: float,
+                kl_clip: float, teachers: tuple[str, ...], teacher_cma_init: str, parent_tau: float,
+                sel_tau: float, init_scale: float) -> tuple[dict, dict]:
+    """(1)-(5) with the LGA student: the same teachers (same seed, so the same expert
+    trajectories as the LES student's), loss and optimiser; the KL compares the archive LGA
+    outputs after each generation, as the code's trainer compares the student's output population."""
+    import torch
+
+    from claimbench.baselines.learned_ga_original import LGA_SHAPES
+
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    experts = collect_experts(sample_tasks, teacher_epochs, teachers, popsize, generations, interval, rng,
+                              teacher_cma_init)
+    Wt = {k: torch.tensor(rng.standard_normal(s) * init_scale, requires_grad=True) for k, s in LGA_SHAPES.items()}
+    opt = torch.optim.AdamW(list(Wt.values()), lr=lr, weight_decay=weight_decay)
+    gen = torch.Generator().manual_seed(int(rng.integers(2**31)))
+    kls = []
+    for epoch in range(epochs):
+        row = experts[epoch % teacher_epochs]
+        runs = [list(_lga_start(*ex["task"], popsize, rng)) for ex in row]
+        ep_kl = 0.0
+        for g in range(generations):
+            ga = align_next(g, interval, generations)
+            opt.zero_grad()
+            surrogate = 0.0
+            for run, ex in zip(runs, row):
+                f, dim, lo, hi = ex["task"]
+                X, F, S, best = run
+                X_new, F_new, S_new, best = _lga_torch_step(Wt, X, F, S, best, f, lo, hi, gen,
+                                                            parent_tau, sel_tau)
+                _, kl, g_cand = distill_loss(X_new.detach().numpy(), ex["mean"][ga], ex["cov"][ga], kl_clip)
+                # its gradient in the weights is that of the loss averaged over the tasks
+                surrogate = surrogate + (X_new * torch.from_numpy(g_cand / len(row))).sum()
+                run[:] = [X_new.detach(), F_new, S_new, best]
+                ep_kl += kl / len(row)
+            surrogate.backward()
+            torch.nn.utils.clip_grad_norm_(list(Wt.values()), grad_clip)
+            opt.step()
+        kls.append(ep_kl / generations)
+    params = {k: v.detach().numpy().copy() for k, v in Wt.items()}
+    return params, {"train_time_s": time.perf_counter() - t0, "kl_by_epoch": kls,
+                    "rollouts": epochs * len(experts[0]) + teacher_epochs * len(experts[0]) * len(teachers)}
+
+
+def run_lga_distilled(params: dict, f, dim: int, lower: float, upper: float, popsize: int, budget: int,
+                      rng: np.random.Generator, parent_tau: float, sel_tau: float) -> dict:
+    """The distilled GradBasedLGA run frozen (the code evaluates it with the same soft-parent,
+    straight-through configuration)."""
+    import torch
+
+    Wt = {k: torch.from_numpy(v) for k, v in params.items()}
+    gen = torch.Generator().manual_seed(int(rng.integers(2**31)))
+    with torch.no_grad():
+        X, F, S, best = _lga_start(f, dim, lower, upper, popsize, rng)
+        used, trace = popsize, [best]
+        while used + popsize <= budget:
+            X, F, S, best = _lga_torch_step(Wt, X, F, S, best, f, lower, upper, gen, parent_tau, sel_tau)
+            used += popsize
+            trace.append(best)
+    return {"best_f": best, "last_f": float(F.min()), "best_trace": trace}
+
+
+@dataclass
+class MetaDistillLGA(MetaDistill):
+    """LGA pretrained by distilling the same CMA-ES / DE trajectories (c5's second student)."""
+
+    name: ClassVar[str] = "metadistill_lga"
+    parent_tau: float = 1.0  # code: lga_d10_pop200_parentsoft_tau1.json parent_tau 1.0 (soft)
+    sel_tau: float = 1.0  # code: sel_tau 1.0, sel_hard true (straight-through)
+    init_scale: float = 0.02  # code: param_init_scale 0.02
+
+    def applies_to(self, dataset) -> str | None:
+        if getattr(dataset, "name", "") == "metabbo_control":
+            return "LGA is judged on BBOB only (c5)"
+        return None
+
+    def run(self, data: dict, seed: int) -> dict:
+        params, info = cached_training(self, data["train"], lambda: self.train(data["train"]))
+        t0 = time.perf_counter()
+        out = run_lga_distilled(params, data["f"], data["dim"], data["lower"], data["upper"], self.popsize,
+                                data["budget"], np.random.default_rng(seed), self.parent_tau, self.sel_tau)
+        return {"best_f": out["best_f"], "last_f": out["last_f"], "time_s": time.perf_counter() - t0,
+                "train_time_s": info["train_time_s"], "train_rollouts": info["rollouts"],
+                "final_train_kl": info["kl_by_epoch"][-1],
+                "traces": {"best_vs_evals": {"x": [float(self.popsize * (g + 1)) for g in range(len(out["best_trace"]))],
+                                             "y": out["best_trace"]}}}
+
+    def train(self, train: dict) -> tuple[dict, dict]:
+        return distill_lga(train["sample_tasks"], train["seed"], self.popsize, self.train_generations,
+                           self.interval, self.teacher_epochs, self.epochs, self.lr, self.weight_decay,
+                           self.grad_clip, self.kl_clip, tuple(self.teachers), self.teacher_cma_init,
+                           self.parent_tau, self.sel_tau, self.init_scale)

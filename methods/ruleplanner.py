@@ -4,8 +4,9 @@ Paper: Zhong, Du, Yan, "RulePlanner: All-in-One Reinforcement Learner for Unifyi
 in 3D Floorplanning", arXiv:2601.22476 (ICML 2026), https://arxiv.org/abs/2601.22476
 (read: the abstract and the research note /work/shared/papers/ruleplanner.md. The body could not
 be read: arxiv.org/html/2601.22476v1 is not in the stored pages (searched by title and number,
-2026-12-06). The code is not released: Thinklab-SJTU/EDA-AI holds no RulePlanner/ folder. The
-training algorithm, PPO, is the one the research note and issue 30 name for the paper.)
+2026-12-06 and 2026-12-07). The code is not released: Thinklab-SJTU/EDA-AI holds no
+RulePlanner/ folder. The training algorithm, PPO, is the one the research note and issue 30
+name for the paper.)
 
 Implemented (the abstract's mechanism): modules are placed one by one; for the current module
 every design rule r is turned into a matrix M_r in {0,1}^{2 x G x G} (die, anchor x, anchor y)
@@ -35,10 +36,22 @@ Deviations:
 4. Episodes, learning rate, penalty, widths and the PPO settings (clip, epochs, GAE lambda,
    entropy and value weights) are ours, scaled for one CPU core. Until 2026-12-06 the agent was
    trained by REINFORCE with a batch-mean baseline for 240 episodes (issue 30: undertrained).
+5. Extensibility (c8) is tested zero-shot: a new rule enters only the action mask of the
+   trained policy (no new state channel, no retraining, no reward term). How the paper adds a
+   rule (presumably a new matrix in state, mask and reward, then training) was not read; ours
+   is the narrower, training-free reading.
 
 Mutants for foils (field ``mutant``; default "" is the method unchanged):
 - ``no_align_mask``: the alignment matrix is left out of the mask (kept in state and reward).
 - ``no_wire_reward``: the HPWL term is dropped from the reward (rules only).
+- ``no_rule_reward``: the constraint term is dropped from the reward (HPWL only); the paper's
+  component 3) ablated (claim c7).
+- ``no_new_rule``: at evaluation, a rule added after training (the region rule of
+  ``floorplan_rules.add_region``) is left out of the mask; same trained weights (claim c8).
+
+Extra rules (claim c8): a rule matrix that a circuit carries beyond RULES (``NEW_RULES``) joins
+the action mask at evaluation without retraining; the state keeps the five trained rule
+channels (deviation 5).
 """
 from __future__ import annotations
 
@@ -53,7 +66,8 @@ from claimbench.api import Method
 from claimbench.datasets import floorplan_rules
 from claimbench.datasets.floorplan_rules import RULES, FloorplanEnv, sample_circuit
 
-MUTANTS = ("", "no_align_mask", "no_wire_reward")
+MUTANTS = ("", "no_align_mask", "no_wire_reward", "no_rule_reward", "no_new_rule")
+EVAL_ONLY = ("no_new_rule",)  # mutants that change evaluation only: they share the checkpoint
 N_CHANNELS = 2 * (len(RULES) + 3)  # per die: occupancy, keep-out, 5 rule matrices, HPWL map
 
 
@@ -134,6 +148,8 @@ class RulePlanner(Method):
         if not self.mask:
             return env.in_bounds()
         used = [r for r in RULES if not (self.mutant == "no_align_mask" and r == "align")]
+        if self.mutant != "no_new_rule":  # rules beyond the trained five: mask only
+            used += [r for r in masks if r not in RULES]
         return env.legal(masks, used)
 
     def _rollout(self, net, circs: list, gen, greedy: bool) -> dict:
@@ -164,7 +180,8 @@ class RulePlanner(Method):
                 d, x, y = np.unravel_index(ai, (2, G, G))
                 wire = 0.0 if self.mutant == "no_wire_reward" else wd[x, y]
                 broken = sum(int(not m[r][d, x, y]) for r in RULES)
-                rew.append(-wire - self.penalty * broken)
+                pen = 0.0 if self.mutant == "no_rule_reward" else self.penalty
+                rew.append(-wire - pen * broken)
                 e.step(int(d), int(x), int(y))
             S.append(s), M.append(am), A.append(a), V.append(v), R.append(rew)
             LP.append(logp.gather(1, a[:, None]).squeeze(1))
@@ -229,15 +246,18 @@ class RulePlanner(Method):
             T.manual_seed(seed)  # conv weight init
             return C["RulePolicy"](N_CHANNELS, self.hidden)
 
-        key = {"model": "ruleplanner_ppo", **asdict(self), "seed": seed,
+        fields = asdict(self)
+        if self.mutant in EVAL_ONLY:  # same training as the method: share its checkpoint
+            fields["mutant"] = ""
+        key = {"model": "ruleplanner_ppo", **fields, "seed": seed,
                "n_modules": data["n_modules"], "grid": data["grid"]}
         net, hist, _ = cached_train(key, build, lambda net: self._fit(net, data, seed),
                                     sources=(sys.modules[__name__], floorplan_rules))
         curve = hist["return"]
         gen = T.Generator().manual_seed(seed)
         with T.inference_mode():  # evaluation: no autograd state at all
-            out = {k: self._rollout(net, data[k], gen, greedy=True)["place"] if data[k] else []
-                   for k in ("eval", "transfer")}
+            out = {k: self._rollout(net, data[k], gen, greedy=True)["place"]
+                   if data.get(k) else [] for k in ("eval", "transfer", "newrule")}
         out["train_return"] = float(np.mean(curve[-5:]))
         out["traces"] = {"return": {"x": list(range(len(curve))), "y": curve}}
         return out

@@ -5,7 +5,12 @@ Paper: Zihan Su, Hongyang Wei, Kangrui Cen, Yong Wang, Guanhua Chen, Chun Yuan, 
 Generation", arXiv:2601.21406 (ICML 2026). Read: the abstract, the project page
 (sugewud.github.io/UniMRG-Project) and the public training configuration of the authors' Harmon
 code (github.com/Sugewud/UniMRG: ``configs/datasets/qwen2_5_1_5b/UniMRG.py``,
-``src/models/harmon_dev.py``). The paper's tables were not available offline.
+``src/models/harmon_dev.py``, ``scripts/train.py``: gradient clipping defaults to norm 1.0), and
+the training example of the Harmon code base it builds on (github.com/wusize/Harmon:
+``configs/train_example/qwen2_5_0_5b_kl16_mar_b_train_example.py``: AdamW, betas (0.9, 0.95),
+weight decay 0.02, clip 1.0, linear warm-up over 1 % of the iterations, cosine decay to 0).
+The UniMRG example config with its own lr and schedule was not among the files read, and the
+paper's implementation section and tables were not available offline.
 
 Method (post-training of a unified multimodal model on the same images, four concurrent tasks):
 
@@ -26,7 +31,7 @@ MSE(depth) + CE(segmentation), unit weights. Answers come from the QA head alone
 
 Deviations:
 1. Model and scale: a 3-layer CNN encoder (patch-embedding stem, 32 channels, 8 x 8 cells) and a
-   FiLM + MLP answer head, trained from scratch for 400 Adam steps on 600 generated scenes,
+   FiLM + MLP answer head, trained from scratch for 800 AdamW steps on 600 generated scenes,
    instead of post-training a 1.5B+ unified multimodal model (Harmon, OpenUni, ...) on
    LLaVA-665k images.
 2. Generation objective: one-shot regression/classification decoders (per-cell 1 x 1
@@ -40,6 +45,14 @@ Deviations:
 5. Understanding is a 4-way answer classifier on templated questions, not free-form text
    generation by an LLM; the paper's understanding benchmarks (MMVP, POPE, HallusionBench,
    RealWorldQA, VSR, ...) and its generation benchmarks (GenEval, DPG-Bench) are not run.
+6. Optimiser and length (since round 6; every arm): Harmon's AdamW (betas .9/.95, weight decay
+   .02) and gradient-norm clipping at 1.0 at our peak lr 2e-3 (the paper's post-training lr is
+   for a pretrained 1.5B model), a linear warm-up from 1e-5 x lr over 10 % of the steps
+   (Harmon: 1 %), then constant lr (Harmon: cosine decay to 0), for 800 steps (400 before).
+   Training from scratch, the QA head must leave a chance plateau on the order-dependent
+   yes/no relation questions; with constant-lr Adam for 400 steps 6 of 40 quick runs never left
+   it (the first full-lr steps silenced encoder units in a baseline run), and with Harmon's
+   decaying schedule at 400 steps most auxiliary-arm runs stayed there.
 
 Variants (fields): ``representations`` chooses the auxiliary targets ("recon+depth+seg" is the
 paper's method; "depth" and "seg" are its single-representation ablations). Mutant for foils:
@@ -52,7 +65,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from claimbench.baselines.auxiliary_dense_decoding import (AUX_KINDS, UnderstandingOnly,
+from claimbench.baselines.auxiliary_dense_decoding import (AUX_KINDS, RECIPES, UnderstandingOnly,
                                                            train_multitask)
 
 MUTANTS = ("", "shuffled_targets")
@@ -79,4 +92,5 @@ class UniMRG(UnderstandingOnly):
 
     def run(self, data, seed):
         return train_multitask(data, seed, self.weights(), self.steps, self.lr, self.batch_size,
-                               self.width, shuffle_targets=self.mutant == "shuffled_targets")
+                               self.width, shuffle_targets=self.mutant == "shuffled_targets",
+                               recipe=RECIPES[self.recipe])

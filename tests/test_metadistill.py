@@ -226,10 +226,25 @@ def test_smoke_grid_runs():
     from claimbench.testing import run_grid_inline
 
     rows = run_grid_inline(BENCHMARK, "smoke")
-    assert rows and all(r["status"] == "ok" for r in rows)
-    for r in rows:
+    control = [r for r in rows if r["cell"].dataset.cls.name == "metabbo_control"]
+    bbob = [r for r in rows if r not in control]
+    assert bbob and all(r["status"] == "ok" for r in bbob)
+    for r in bbob:
         assert -8.0 <= r["metrics"]["log10_gap"] < 12.0
-    trained = [r for r in rows if r["cell"].method.label == "metadistill"]
+        assert r["metrics"]["control_steps_last"] is None
+    # the SSFT variants and the LGA students (c4, c5: BBOB only) do not apply to the control
+    # task; the rest score steps in [0, 256]
+    assert {r["cell"].method.label for r in control if r["status"] == "not_applicable"} == {
+        "metadistill_ssft_j1", "metadistill_ssft_j1[mutant=ssft_ascent]", "metadistill_lga",
+        "lga_original", "lga_original_code"}
+    ok = [r for r in control if r["status"] == "ok"]
+    assert len(ok) == 5
+    for r in ok:
+        assert 0.0 <= r["metrics"]["control_steps_last"] <= 256.0
+        assert r["metrics"]["log10_gap"] is None and -256.0 <= r["metrics"]["control_gain"] <= 256.0
+    trained = [r for r in rows if r["cell"].method.label == "metadistill" and r["status"] == "ok"]
     assert len({r["outputs"]["train_time_s"] for r in trained}) == 1  # one training per split
     meta = [r for r in rows if r["cell"].method.label.startswith("les_original")]
-    assert len(meta) == 4 and len({r["outputs"]["train_time_s"] for r in meta}) == 1  # one meta-run
+    assert len(meta) == 6 and len({r["outputs"]["train_time_s"] for r in meta}) == 1  # one meta-run
+    lga = [r for r in bbob if r["cell"].method.label.startswith("lga_original")]
+    assert len(lga) == 4 and len({r["outputs"]["train_time_s"] for r in lga}) == 1

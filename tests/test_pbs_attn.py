@@ -237,3 +237,26 @@ def test_permuted_block_mass_causal_trim_is_bit_identical(mutant):
         want[:, a:a + p.shape[1]].index_add_(2, torch.arange(T) // b, p)
     assert torch.equal(got, want)
     assert float(got[:, :256, 256 // b:].abs().sum()) == 0.0  # first segment sees no later block
+
+
+def test_select_all_foil_skips_nothing_and_pays_the_overhead():
+    # c6/c7's foil pbs_attn[tau=1.0]: every allowed block, the sink and the whole diagonal
+    # segment; its FLOPs are the dense causal blocks, plus the upper block of each 2 x 2
+    # diagonal-segment square (permuted keys), plus the permutation scores (2 d b T) and the
+    # pooled selection (2 d nb^2), per head: a speed-up of (nb+1)/(nb+3) up to the pooled term.
+    rng = np.random.default_rng(0)
+    H, T, d, b = 2, 2048, 16, 128
+    data = {x: rng.standard_normal((H, T, d)).astype(np.float32) for x in ("q", "k", "v")}
+    out = PBSAttention(block_size=b, tau=1.0).run(data, seed=0)
+    nb = T // b
+    mask = out["block_mask"]
+    seg = np.arange(nb) // 2
+    want = np.tril(np.ones((nb, nb), bool)) | (seg[:, None] == seg[None, :])
+    assert (mask == want).all()
+    m = measure(data["q"], data["k"], data["v"], out, block_size=b)
+    blk = b * b * 2 * (d + d)
+    upper = m["flops"] - out["overhead_flops"] - H * blk * nb * (nb + 1) // 2
+    assert upper == H * blk * (nb // 2)  # every upper square block holds a visible pair here
+    assert out["overhead_flops"] == H * (2 * d * b * T + 2 * d * nb * nb)
+    assert m["flop_speedup"] < 1
+    assert m["flop_speedup"] == pytest.approx((nb + 1) / (nb + 3), rel=2e-3)

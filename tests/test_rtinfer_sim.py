@@ -168,3 +168,36 @@ def test_burst_calibration_rule_and_scope():
     for c in BENCHMARK.claims:
         loads = dict(getattr(c.check, "where", {}) or {}).get("load", ())
         assert BC_LOAD not in (loads if isinstance(loads, tuple) else (loads,))
+
+
+def test_preload_fills_what_fits_full_models_first():
+    # Two tasks, weights 0.4 / 0.2 / 0.1, memory 0.6: task 0's full model (0.4), task 1's does
+    # not fit (0.8), task 0's width 0.75 (0.6) fits, nothing else does: 0.6 / 0.1 = 6 ms.
+    from claimbench.baselines.gpu_inference_sim import WEIGHT_CAP, preload
+    assert WEIGHT_CAP == 0.6
+    tasks = [_task(10.0, weights=(0.4, 0.2, 0.1)), _task(10.0, weights=(0.4, 0.2, 0.1))]
+    cache = {}
+    assert preload(tasks, cache, Policy(4, "slack", loading="preload")) == pytest.approx(6.0)
+    assert set(cache) == {(0, 0), (0, 1)}
+    cache = {}  # a full-model-only policy preloads full models only
+    assert preload(tasks, cache, Policy(1, "full", loading="preload")) == pytest.approx(4.0)
+    assert set(cache) == {(0, 0)}
+
+
+def test_preload_mutant_waits_for_the_up_front_transfer():
+    # One task, weights 0.25 + 0.14 + 0.06 = 0.45 all fit: served from 4.5 ms. Job 1 (t=0)
+    # waits 4.5 ms, then 2 ms of work < deadline 10 (full model, 72); job 2 (t=10) hits: 0.
+    # Eager per job: 2.5 ms then a hit; on demand: 0.625 ms then a hit.
+    d = _data([_task(10.0, weights=(0.25, 0.14, 0.06))], [(0.0, 0), (10.0, 0)], horizon=20.0)
+    pre = RTInferLike(mutant="preload")
+    assert pre.policy() == Policy(4, "slack", "best_fit", True, "preload")
+    out = pre.run(d, 0)
+    assert out["load_stall"] == pytest.approx(4.5 / 2) and out["acc"] == 72.0
+    assert out["dmr"] == 0.0
+    assert RTInferLike(mutant="eager_load").run(d, 0)["load_stall"] == pytest.approx(2.5 / 2)
+    assert RTInferLike().run(d, 0)["load_stall"] == pytest.approx(0.625 / 2)
+    # Deadline 6: the wait (4.5) + full work (2) misses it, so slack picks width 0.75
+    # (cached: 0.5 / 0.375 = 1.33 ms, done by 5.83 < 6), accuracy 69.8.
+    d6 = _data([_task(6.0, weights=(0.25, 0.14, 0.06))], [(0.0, 0)], horizon=10.0)
+    out6 = pre.run(d6, 0)
+    assert out6["dmr"] == 0.0 and out6["acc"] == 69.8

@@ -96,8 +96,9 @@ def test_arms_share_initialisation_and_differ_only_in_aux_weights():
 def test_depth_decoder_learns_and_shuffled_mutant_does_not():
     inst = DepthScenes(n_train=200, n_test=60).make(2)
     r2 = {}
-    for label, m in (("depth", UniMRG(representations="depth", steps=150)),
-                     ("shuffled", UniMRG(representations="depth", steps=150,
+    # 300 steps: with the 10 % warm-up and cosine decay, 150 steps reach R^2 ~ .3 only
+    for label, m in (("depth", UniMRG(representations="depth", steps=300)),
+                     ("shuffled", UniMRG(representations="depth", steps=300,
                                          mutant="shuffled_targets"))):
         out = m.run(inst.data, 0)
         r2[label] = dict((mm.name, mm.fn(inst, out)) for mm in METRICS)["depth_r2"]
