@@ -94,8 +94,10 @@ def test_no_new_rule_mask_and_shared_checkpoint(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.safetensors"))) == 1  # evaluation-only: no retraining
     assert all((p == q).all() for p, q in zip(a["eval"], b["eval"]))
     assert len(a["newrule"]) == 2
-    assert all(violations(c, p)["region"] == 0 or sum(violations(c, p).values()) > 0
-               for c, p in zip(inst.data["newrule"], a["newrule"]))
+    # the method's mask keeps the fenced module in its quadrant on every new-rule circuit; the
+    # mutant (the same weights without the new matrix) is scored on the rule too
+    assert [violations(c, p)["region"] for c, p in zip(inst.data["newrule"], a["newrule"])] == [0, 0]
+    assert all("region" in violations(c, p) for c, p in zip(inst.data["newrule"], b["newrule"]))
 
 
 def test_no_rule_reward_keeps_only_the_wirelength_term():

@@ -63,5 +63,5 @@ def test_adam_recipe_neither_clips_nor_decays():
 
 def test_every_arm_trains_with_the_same_recipe():
     assert UnderstandingOnly().recipe == "warm10_const" == UniMRG().recipe
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="sgd"):  # the recipe lookup, before any data is read
         UniMRG(recipe="sgd", steps=0).run({}, 0)
